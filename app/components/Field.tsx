@@ -1,0 +1,85 @@
+import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+
+import { EyeIcon, EyeOffIcon } from "./icons";
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  name: string;
+  label: string;
+  errors?: string[];
+  hint?: ReactNode;
+}
+
+/** A labelled input with its errors announced and tied to it (aria-describedby). */
+export function Field({ name, label, errors, hint, id = name, className, ...input }: FieldProps) {
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <input id={id} name={name} className="field-input" aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} {...input} />
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {errors?.length ? (
+        <p id={errorId} className="field-error">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A password input with a show/hide button. */
+export function PasswordField({ name, label, errors, id = name, className, ...input }: Omit<FieldProps, "type">) {
+  const [visible, setVisible] = useState(false);
+  const errorId = `${id}-error`;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <div className="relative">
+        <input
+          id={id}
+          name={name}
+          type={visible ? "text" : "password"}
+          className="field-input pr-12"
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? errorId : undefined}
+          {...input}
+        />
+        <button
+          type="button"
+          onClick={() => setVisible((shown) => !shown)}
+          aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+          aria-pressed={visible}
+          className="absolute inset-y-0 right-0 inline-flex w-11 items-center justify-center rounded-r-lg text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-100"
+        >
+          {visible ? <EyeOffIcon className="size-5" /> : <EyeIcon className="size-5" />}
+        </button>
+      </div>
+      {errors?.length ? (
+        <p id={errorId} className="field-error">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function FormAlert({ tone = "error", children }: { tone?: "error" | "success"; children: ReactNode }) {
+  const styles =
+    tone === "error"
+      ? "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200"
+      : "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200";
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm ${styles}`}>
+      {children}
+    </div>
+  );
+}

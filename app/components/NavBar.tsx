@@ -1,0 +1,175 @@
+import { Form, Link, NavLink, useLocation } from "react-router";
+
+import { CATEGORIES, type Theme } from "~/lib/constants";
+import type { PublicUser } from "~/lib/schemas/auth";
+import { CartIcon, ChevronDownIcon, MenuIcon, SearchIcon, UserIcon } from "./icons";
+import { ThemeToggle } from "./ThemeToggle";
+
+interface NavBarProps {
+  user: PublicUser | null;
+  cartCount: number;
+  theme: Theme;
+}
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium transition-colors ${
+    isActive
+      ? "text-brand-700 dark:text-brand-300"
+      : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+  }`;
+
+function CategoriesMenu() {
+  // <details> opens and closes without JavaScript; the choice lives in the URL (/?category=Ladies).
+  return (
+    <details className="group relative">
+      <summary className="inline-flex min-h-11 cursor-pointer list-none items-center gap-1 rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+        Categories
+        <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
+      </summary>
+      <ul className="absolute left-0 z-30 mt-1 w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <li>
+          <Link to="/" className="flex min-h-11 items-center rounded-lg px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+            All Products
+          </Link>
+        </li>
+        {CATEGORIES.map((category) => (
+          <li key={category}>
+            <Link to={`/?category=${category}`} className="flex min-h-11 items-center rounded-lg px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+              {category}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function SearchBox() {
+  const location = useLocation();
+  const current = location.pathname === "/search" ? new URLSearchParams(location.search).get("keyword") ?? "" : "";
+  return (
+    <Form method="get" action="/search" role="search" className="relative w-full">
+      <label htmlFor="nav-search" className="sr-only">
+        Search shoes
+      </label>
+      <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-slate-400" />
+      <input
+        id="nav-search"
+        type="search"
+        name="keyword"
+        placeholder="Search shoes..."
+        defaultValue={current}
+        maxLength={100}
+        autoComplete="off"
+        className="field-input pl-10"
+      />
+    </Form>
+  );
+}
+
+function AccountLinks({ user }: { user: PublicUser | null }) {
+  if (!user) {
+    return (
+      <>
+        <NavLink to="/login" className={linkClass}>
+          Login
+        </NavLink>
+        <Link to="/register" className="btn-primary">
+          Register
+        </Link>
+      </>
+    );
+  }
+  return (
+    <>
+      <Link to="/profile" className={linkClass({ isActive: false })} aria-label={`Profile of ${user.name}`} title="Profile">
+        <UserIcon className="size-6" />
+      </Link>
+      <Form method="post" action="/logout">
+        <button type="submit" className={linkClass({ isActive: false })}>
+          Logout
+        </button>
+      </Form>
+    </>
+  );
+}
+
+export function NavBar({ user, cartCount, theme }: NavBarProps) {
+  const isAdmin = user?.role === "ROLE_ADMIN";
+  const primaryLinks = (
+    <>
+      <NavLink to="/" end className={linkClass}>
+        Home
+      </NavLink>
+      {isAdmin && (
+        <>
+          <NavLink to="/admin/dashboard" className={linkClass}>
+            Dashboard
+          </NavLink>
+          <NavLink to="/add_product" className={linkClass}>
+            Add Product
+          </NavLink>
+        </>
+      )}
+      <CategoriesMenu />
+    </>
+  );
+  const cartLink = (
+    <NavLink to="/cart" className={linkClass} aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
+      <span className="relative inline-flex">
+        <CartIcon className="size-6" />
+        <span
+          data-testid="cart-count"
+          className="absolute -right-2.5 -top-2 min-w-5 rounded-full bg-brand-600 px-1.5 text-center text-xs font-bold leading-5 text-white dark:bg-brand-400 dark:text-slate-950"
+        >
+          {cartCount}
+        </span>
+      </span>
+      <span className="ml-3 hidden lg:inline">Cart</span>
+    </NavLink>
+  );
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
+      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center gap-2 px-4 py-2 sm:px-6">
+        <Link to="/" className="mr-2 flex min-h-11 items-center gap-2 text-xl font-extrabold tracking-tight text-slate-900 dark:text-white">
+          <span aria-hidden="true" className="inline-flex size-8 items-center justify-center rounded-lg bg-brand-600 text-base text-white dark:bg-brand-400 dark:text-slate-950">
+            S
+          </span>
+          Stride
+        </Link>
+
+        <div className="hidden items-center gap-1 md:flex">{primaryLinks}</div>
+        <div className="hidden max-w-sm flex-1 md:block">
+          <SearchBox />
+        </div>
+        <div className="ml-auto hidden items-center gap-1 md:flex">
+          <ThemeToggle theme={theme} />
+          {cartLink}
+          <AccountLinks user={user} />
+        </div>
+
+        {/* Phones: cart and theme stay in reach; the rest folds behind the menu button. */}
+        <div className="ml-auto flex items-center gap-1 md:hidden">
+          <ThemeToggle theme={theme} />
+          {cartLink}
+          <details className="group">
+            <summary
+              className="inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
+              aria-label="Menu"
+            >
+              <MenuIcon className="size-6" />
+            </summary>
+            <div className="absolute inset-x-0 top-full z-30 space-y-3 border-b border-slate-200 bg-white px-4 py-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
+              <SearchBox />
+              <div className="flex flex-wrap items-center gap-1">{primaryLinks}</div>
+              <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
+                <AccountLinks user={user} />
+              </div>
+            </div>
+          </details>
+        </div>
+      </nav>
+    </header>
+  );
+}

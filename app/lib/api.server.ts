@@ -1,0 +1,161 @@
+import type { AppLoadContext } from "react-router";
+import { z } from "zod";
+
+import type { SessionUser } from "~/services/auth.server";
+import { getOptionalUser, requireApiAdmin, requireApiUser } from "~/services/session.server";
+import { HttpError, badRequest, type FieldErrors } from "./http";
+
+export const MAX_JSON_BYTES = 64 * 1024;
+
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(data), { ...init, headers });
+}
+
+export function errorJson(status: number, message: string, fieldErrors?: FieldErrors, headers?: HeadersInit): Response {
+  return json(fieldErrors ? { message, fieldErrors } : { message }, { status, headers });
+}
+
+/** Field errors keyed by the field's path, and the first message as the summary. */
+export function zodFieldErrors(error: z.ZodError): { message: string; fieldErrors: FieldErrors } {
+  const fieldErrors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return { message: error.issues[0]?.message ?? "Invalid input", fieldErrors };
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const { message, fieldErrors } = zodFieldErrors(result.error);
+  throw badRequest(message, fieldErrors);
+}
+
+/** A JSON body, bounded in size before it is read, validated by its schema. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > MAX_JSON_BYTES) throw new HttpError(413, "Request body too large");
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > MAX_JSON_BYTES) throw new HttpError(413, "Request body too large");
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw badRequest("Malformed JSON body");
+  }
+  return parseWith(schema, body);
+}
+
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof HttpError) return errorJson(error.status, error.message, error.fieldErrors, error.headers);
+  if (error instanceof Response) return error;
+  console.error("Unhandled API error", error);
+  return errorJson(500, "Internal error");
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+export interface ApiArgs {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: AppLoadContext;
+}
+
+/** A positive integer id from the path; anything else is a 404, as API.md says. */
+export function idParam(value: string | undefined, what = "Resource"): number {
+  const id = /^\d{1,15}$/.test(value ?? "") ? Number(value) : 0;
+  if (id < 1) throw new HttpError(404, `${what} not found`);
+  return id;
+}
+
+type Auth = "none" | "optional" | "user" | "admin";
+type UserFor<A extends Auth> = A extends "user" | "admin" ? SessionUser : A extends "optional" ? SessionUser | null : undefined;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface EndpointDoc {
+  summary: string;
+  auth: Auth;
+  body?: z.ZodType;
+  /** Multipart fields, for the document: name → schema (a JSON string field) or "binary" (a file). */
+  multipart?: Record<string, z.ZodType | "binary">;
+  query?: z.ZodObject;
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+}
+
+export interface Endpoint<A extends Auth = Auth, B extends z.ZodType | undefined = any, Q extends z.ZodObject | undefined = any>
+  extends Omit<EndpointDoc, "auth" | "body" | "query"> {
+  auth: A;
+  body?: B;
+  query?: Q;
+  handler(args: ApiArgs & { params: Record<string, string>; user: UserFor<A>; body: Out<B>; query: Out<Q> }): Promise<Response> | Response;
+}
+
+/** Declares one endpoint; a function only so TypeScript infers the body, query and user types for the handler. */
+export function endpoint<const A extends Auth, B extends z.ZodType | undefined = undefined, Q extends z.ZodObject | undefined = undefined>(
+  definition: Endpoint<A, B, Q>,
+): Endpoint<A, B, Q> {
+  return definition;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry keeps its own precise types
+export type ApiTable = Record<`${Method} /${string}`, Endpoint<any, any, any>>;
+
+function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split("/").filter(Boolean);
+  const have = path.split("/").filter(Boolean);
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i];
+    if (segment.startsWith("{")) params[segment.slice(1, -1)] = decodeURIComponent(have[i]);
+    else if (segment !== have[i]) return null;
+  }
+  return params;
+}
+
+async function userFor(auth: Auth, { request, context }: ApiArgs): Promise<SessionUser | null | undefined> {
+  if (auth === "user") return requireApiUser(request, context);
+  if (auth === "admin") return requireApiAdmin(request, context);
+  if (auth === "optional") return getOptionalUser(request, context);
+  return undefined;
+}
+
+function queryObject(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams);
+}
+
+/**
+ * One REST resource: its endpoints by "METHOD /path" under a prefix (e.g. "/api/auth"). The module's loader and
+ * action both dispatch through it, so every method of every path answers JSON in API.md's shape (405 for a method the
+ * path does not have, 404 for an unknown path), and the OpenAPI document is built from the same table.
+ */
+export function apiResource(prefix: string, table: ApiTable) {
+  const entries = Object.entries(table).map(([key, definition]) => {
+    const [method, path] = key.split(" ") as [Method, string];
+    return { method, path: prefix + (path === "/" ? "" : path), definition };
+  });
+  const handle = async (args: ApiArgs): Promise<Response> => {
+    const url = new URL(args.request.url);
+    const method = args.request.method === "HEAD" ? "GET" : args.request.method;
+    const onPath = entries.flatMap((entry) => {
+      const params = matchPath(entry.path, url.pathname);
+      return params ? [{ ...entry, params }] : [];
+    });
+    if (!onPath.length) return errorJson(404, "Not found");
+    const match = onPath.find((entry) => entry.method === method);
+    if (!match) return errorJson(405, "Method not allowed", undefined, { Allow: onPath.map((e) => e.method).join(", ") });
+    try {
+      const { definition } = match;
+      const user = await userFor(definition.auth, args);
+      const query = definition.query ? parseWith(definition.query, queryObject(url)) : undefined;
+      const body = definition.body ? await readJson(args.request, definition.body) : undefined;
+      return await definition.handler({ ...args, params: match.params, user, body, query });
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+  return { handle, entries };
+}
+export type ApiResource = ReturnType<typeof apiResource>;

@@ -1,0 +1,19 @@
+// Values shared by the data model, the schemas and the screens. The database CHECK constraints are built from them.
+export const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
+export const ROLES = ["ROLE_ADMIN", "ROLE_CUSTOMER"] as const;
+export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"] as const;
+
+export type Category = (typeof CATEGORIES)[number];
+export type Role = (typeof ROLES)[number];
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PHONE_DIGITS = 10;
+export const PASSWORD_MIN = 6;
+
+export const THEMES = ["light-theme", "dark-theme"] as const;
+export type Theme = (typeof THEMES)[number];
+export const DEFAULT_THEME: Theme = "light-theme";
+
+export function isTheme(value: unknown): value is Theme {
+  return THEMES.includes(value as Theme);
+}

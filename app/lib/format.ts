@@ -1,0 +1,30 @@
+// Money is integer cents everywhere but at the edge of the screen or the JSON answer.
+const rupees = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function centsToRupees(cents: number): number {
+  return cents / 100;
+}
+
+/** Rupees from a client (at most 2 decimals) to cents; null when the amount has more precision than a cent. */
+export function rupeesToCents(rupees: number): number | null {
+  const cents = Math.round(rupees * 100);
+  return Math.abs(cents - rupees * 100) < 1e-6 ? cents : null;
+}
+
+/** 'Rs 12,500.00': the grid and the product page. */
+export function formatPrice(cents: number): string {
+  return `Rs ${rupees.format(cents / 100)}`;
+}
+
+/** 'LKR 12,500.00': checkout totals and revenue. */
+export function formatLkr(cents: number): string {
+  return `LKR ${rupees.format(cents / 100)}`;
+}
+
+const shortDate = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+
+/** en-US with a short month: 'Nov 22, 2026'. Accepts epoch ms, a Date or 'YYYY-MM-DD'. */
+export function formatDate(value: number | string | Date): string {
+  const date = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
+  return shortDate.format(date);
+}

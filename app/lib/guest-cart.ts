@@ -1,0 +1,27 @@
+import { readCookie } from "./cookies";
+
+// A visitor's cart lives in a cookie, so the server can render it and it works without JavaScript.
+export const GUEST_CART_COOKIE = "stride_cart";
+export const GUEST_CART_MAX_LINES = 50;
+
+export interface GuestCartLine {
+  productId: number;
+  quantity: number;
+}
+
+export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
+  const raw = readCookie(cookieHeader, GUEST_CART_COOKIE);
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!Array.isArray(parsed)) return [];
+    return parsed
+      .filter(
+        (line): line is GuestCartLine =>
+          Number.isSafeInteger(line?.productId) && line.productId > 0 && Number.isSafeInteger(line?.quantity) && line.quantity > 0,
+      )
+      .slice(0, GUEST_CART_MAX_LINES);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
+
+// One shape per input, shared by the forms, the screen actions, the API routes and the OpenAPI document.
+const requiredText = (message: string) => z.string().trim().min(1, message);
+const email = z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Please enter a valid email address"));
+const phone = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), `Phone number must be exactly ${PHONE_DIGITS} digits`);
+const newPassword = z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`).max(200, "Password is too long");
+
+export const registerSchema = z.object({
+  name: requiredText("Name is required").max(100),
+  email,
+  password: newPassword,
+  address: requiredText("Address is required").max(500),
+  phone,
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email,
+  password: z.string().min(1, "Password is required").max(200),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const profileSchema = z.object({
+  name: requiredText("Name is required").max(100),
+  email,
+  address: z.string().trim().max(500).optional().default(""),
+  phone: z.union([z.literal(""), phone]).optional().default(""),
+  // Blank or missing keeps the current password.
+  password: z
+    .union([z.literal(""), newPassword])
+    .nullish()
+    .transform((value) => value || undefined),
+});
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+const passwordsMatch = <T extends { password?: string | null; confirmPassword?: string }>(value: T) =>
+  (value.password ?? "") === (value.confirmPassword ?? "");
+const matchMessage = { message: "Passwords do not match", path: ["confirmPassword"] };
+
+/** The register screen: the API's fields plus the confirmation. */
+export const registerFormSchema = registerSchema.extend({ confirmPassword: z.string() }).refine(passwordsMatch, matchMessage);
+/** The profile screen: the API's fields plus the confirmation. */
+export const profileFormSchema = profileSchema.extend({ confirmPassword: z.string().optional().default("") }).refine(passwordsMatch, matchMessage);
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  role: z.enum(ROLES),
+});
+export type PublicUser = z.infer<typeof userSchema>;
+
+export const loginResponseSchema = z.object({
+  token: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+});

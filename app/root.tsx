@@ -1,0 +1,114 @@
+import { useEffect, type ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useFetchers,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
+
+import "./app.css";
+import { ErrorPage, NotFoundPage } from "./components/ErrorPage";
+import { NavBar } from "./components/NavBar";
+import { isTheme, type Theme } from "./lib/constants";
+import { useNonce } from "./lib/nonce";
+import { readTheme } from "./lib/theme.server";
+import { countCartItems } from "./services/cart.server";
+import { getOptionalUser } from "./services/session.server";
+import type { Route } from "./+types/root";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request, context);
+  const cartCount = await countCartItems(context.db, user, request.headers.get("Cookie"));
+  return { user, cartCount, theme: readTheme(request) };
+}
+
+/** Screens that show no navigation bar declare `handle = { hideNav: true }`. */
+export interface RouteHandle {
+  hideNav?: boolean;
+}
+
+/** The theme the page should show: the one being saved right now, else the cookie's. */
+function useTheme(): Theme {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const pending = useFetchers().find((fetcher) => fetcher.key === "theme" && fetcher.formData)?.formData?.get("theme");
+  return isTheme(pending) ? pending : (data?.theme ?? "light-theme");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const theme = useTheme();
+  return (
+    <html lang="en" className={theme === "dark-theme" ? "dark" : ""} data-theme={theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={theme === "dark-theme" ? "#020617" : "#ffffff"} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  const hideNav = matches.some((match) => (match.handle as RouteHandle | undefined)?.hideNav);
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 dark:focus:bg-slate-900">
+        Skip to content
+      </a>
+      {!hideNav && <NavBar user={data?.user ?? null} cartCount={data?.cartCount ?? 0} theme={data?.theme ?? "light-theme"} />}
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+    </div>
+  );
+}
+
+export default function App() {
+  useEffect(() => {
+    // Lets end-to-end tests wait until clicks are handled by React rather than lost before hydration.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <Frame>
+      <Outlet />
+    </Frame>
+  );
+}
+
+export function meta() {
+  return [
+    { title: "Stride | Shoes and accessories in Sri Lanka" },
+    { name: "description", content: "Shop shoes for gents, ladies and kids, and accessories, with prices in LKR and bank transfer checkout." },
+  ];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Frame>
+        <NotFoundPage />
+      </Frame>
+    );
+  }
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <Frame>
+      <ErrorPage title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment." />
+    </Frame>
+  );
+}

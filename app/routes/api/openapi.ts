@@ -1,0 +1,5 @@
+import type { ApiArgs } from "~/lib/api.server";
+import { openApiResource } from "./openapi.server";
+
+export const loader = (args: ApiArgs) => openApiResource.handle(args);
+export const action = loader;

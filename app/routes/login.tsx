@@ -1,0 +1,83 @@
+import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
+
+import { AuthCard } from "~/components/AuthCard";
+import { Field, FormAlert, PasswordField } from "~/components/Field";
+import { parseForm } from "~/lib/forms";
+import { HttpError } from "~/lib/http";
+import { loginSchema } from "~/lib/schemas/auth";
+import { INVALID_CREDENTIALS, login } from "~/services/auth.server";
+import { afterLoginPath, getOptionalUser, redirectWithSession } from "~/services/session.server";
+import type { Route } from "./+types/login";
+
+export const handle = { hideNav: true };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request, context);
+  if (user) throw redirect(afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = parseForm(form, loginSchema);
+  if (!parsed.ok) return data({ message: INVALID_CREDENTIALS, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  try {
+    const { token, user } = await login(context.db, parsed.data, context.cloudflare.env.JWT_SECRET);
+    return redirectWithSession(request, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+  } catch (error) {
+    if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {} }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function LoginPage() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const redirectTo = searchParams.get("redirect");
+  const registerHref = redirectTo ? `/register?${new URLSearchParams({ redirect: redirectTo })}` : "/register";
+
+  return (
+    <AuthCard
+      title="Welcome back"
+      subtitle="Log in to check out, follow your orders and review your shoes."
+      footer={
+        <>
+          New to Stride?{" "}
+          <Link to={registerHref} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      {/* Labels only: both log in the same way, the account decides the role. */}
+      <fieldset className="mb-5 grid grid-cols-2 rounded-xl bg-slate-100 p-1 text-sm font-semibold dark:bg-slate-800">
+        <legend className="sr-only">Login as</legend>
+        {["Customer Login", "Admin Login"].map((label, index) => (
+          <label
+            key={label}
+            className="flex min-h-11 cursor-pointer items-center justify-center rounded-lg text-slate-600 has-checked:bg-white has-checked:text-slate-900 has-checked:shadow-sm has-focus-visible:outline-2 has-focus-visible:outline-brand-500 dark:text-slate-300 dark:has-checked:bg-slate-950 dark:has-checked:text-white"
+          >
+            <input type="radio" name="loginAs" value={index === 0 ? "customer" : "admin"} defaultChecked={index === 0} className="sr-only" form="login-form" />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+
+      <Form method="post" id="login-form" className="space-y-4" noValidate>
+        {result?.message && <FormAlert>{result.message}</FormAlert>}
+        <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
+        <PasswordField name="password" label="Password" autoComplete="current-password" required errors={errors?.password} />
+        <button type="submit" className="btn-primary w-full" disabled={submitting}>
+          {submitting ? "Logging in..." : "Login"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export function meta() {
+  return [{ title: "Login | Stride" }, { name: "description", content: "Log in to your Stride account." }];
+}

@@ -1,0 +1,71 @@
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+
+import { AuthCard } from "~/components/AuthCard";
+import { Field, FormAlert, PasswordField } from "~/components/Field";
+import { PhoneField } from "~/components/PhoneField";
+import { parseForm } from "~/lib/forms";
+import { HttpError } from "~/lib/http";
+import { profileFormSchema } from "~/lib/schemas/auth";
+import { updateProfile } from "~/services/auth.server";
+import { requireUser } from "~/services/session.server";
+import type { Route } from "./+types/profile";
+
+export const handle = { hideNav: true };
+
+const UPDATE_FAILED = "Failed to update profile. Please try again.";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { user: await requireUser(request, context) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const parsed = parseForm(await request.formData(), profileFormSchema);
+  if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  try {
+    await updateProfile(context.db, user.id, parsed.data);
+    return { ok: true as const, message: "Profile updated successfully.", fieldErrors: {} };
+  } catch (error) {
+    if (error instanceof HttpError) return data({ ok: false as const, message: error.message || UPDATE_FAILED, fieldErrors: {} }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function ProfilePage() {
+  const { user } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+
+  return (
+    <AuthCard title="Your profile" subtitle="Keep your contact details up to date for delivery.">
+      {/* The key resets the fields to what was saved after a successful update. */}
+      <Form method="post" className="space-y-4" noValidate key={result?.ok ? navigation.state : "form"}>
+        {result?.message && <FormAlert tone={result.ok ? "success" : "error"}>{result.message}</FormAlert>}
+        <Field name="name" label="Name" autoComplete="name" required defaultValue={user.name} errors={errors?.name} />
+        <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={user.email} errors={errors?.email} />
+        <Field name="address" label="Address" autoComplete="street-address" defaultValue={user.address} errors={errors?.address} />
+        <PhoneField defaultValue={user.phone} errors={errors?.phone} />
+        <fieldset className="space-y-4 rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+          <legend className="px-1 text-sm font-semibold">Change password (optional)</legend>
+          <PasswordField name="password" label="New password" autoComplete="new-password" errors={errors?.password} />
+          <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" errors={errors?.confirmPassword} />
+          <p className="text-xs text-slate-500 dark:text-slate-400">Leave blank to keep your current password.</p>
+        </fieldset>
+        <div className="flex gap-3">
+          <Link to="/" className="btn-secondary flex-1">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary flex-1" disabled={saving}>
+            {saving ? "Saving..." : "Save changes"}
+          </button>
+        </div>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export function meta() {
+  return [{ title: "Your profile | Stride" }, { name: "robots", content: "noindex" }];
+}

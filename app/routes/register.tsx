@@ -1,0 +1,80 @@
+import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
+
+import { AuthCard } from "~/components/AuthCard";
+import { Field, FormAlert, PasswordField } from "~/components/Field";
+import { PhoneField } from "~/components/PhoneField";
+import { parseForm } from "~/lib/forms";
+import { HttpError } from "~/lib/http";
+import { registerFormSchema } from "~/lib/schemas/auth";
+import { registerUser } from "~/services/auth.server";
+import { afterLoginPath, getOptionalUser, redirectWithSession } from "~/services/session.server";
+import { issueToken } from "~/services/token.server";
+import type { Route } from "./+types/register";
+
+export const handle = { hideNav: true };
+
+const REGISTRATION_FAILED = "Registration failed. Please try again.";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request, context);
+  if (user) throw redirect(afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = parseForm(form, registerFormSchema);
+  if (!parsed.ok) return data({ message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  try {
+    const user = await registerUser(context.db, parsed.data);
+    // A new customer is logged in at once.
+    const token = await issueToken(user.id, context.cloudflare.env.JWT_SECRET);
+    return redirectWithSession(request, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+  } catch (error) {
+    if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {} }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function RegisterPage() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const redirectTo = searchParams.get("redirect");
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="Check out faster, follow your orders and review what you bought."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link to={redirectTo ? `/login?${new URLSearchParams({ redirect: redirectTo })}` : "/login"} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            Login
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" className="space-y-4" noValidate>
+        {result?.message && <FormAlert>{result.message}</FormAlert>}
+        <Field name="name" label="Name" autoComplete="name" required errors={errors?.name} />
+        <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <PasswordField name="password" label="Password" autoComplete="new-password" required minLength={6} errors={errors?.password} />
+          <PasswordField name="confirmPassword" label="Confirm password" autoComplete="new-password" required errors={errors?.confirmPassword} />
+        </div>
+        <Field name="address" label="Address" autoComplete="street-address" required errors={errors?.address} />
+        <PhoneField errors={errors?.phone} />
+        <button type="submit" className="btn-primary w-full" disabled={submitting}>
+          {submitting ? "Creating account..." : "Register"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export function meta() {
+  return [{ title: "Register | Stride" }, { name: "description", content: "Create a Stride account." }];
+}

@@ -1,0 +1,97 @@
+import { redirect, type AppLoadContext } from "react-router";
+
+import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
+import { forbidden, unauthorized } from "~/lib/http";
+import { findUserByToken, type SessionUser } from "./auth.server";
+import { TOKEN_LIFETIME_SECONDS } from "./token.server";
+
+// The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
+export const SESSION_COOKIE = "stride_session";
+
+export type SessionState = { user: SessionUser } | { user: null; reason: "none" | "invalid" };
+
+function readToken(request: Request): string | null {
+  const authorization = request.headers.get("Authorization");
+  if (authorization?.startsWith("Bearer ")) return authorization.slice(7).trim() || null;
+  return readCookie(request.headers.get("Cookie"), SESSION_COOKIE);
+}
+
+// Several loaders of one navigation ask for the user; one D1 read per request is enough.
+const sessions = new WeakMap<Request, Promise<SessionState>>();
+
+export function getSession(request: Request, context: AppLoadContext): Promise<SessionState> {
+  let session = sessions.get(request);
+  if (!session) {
+    session = (async () => {
+      const token = readToken(request);
+      if (!token) return { user: null, reason: "none" } as const;
+      const user = await findUserByToken(context.db, token, context.cloudflare.env.JWT_SECRET);
+      return user ? { user } : ({ user: null, reason: "invalid" } as const);
+    })();
+    sessions.set(request, session);
+  }
+  return session;
+}
+
+export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  return (await getSession(request, context)).user;
+}
+
+/** Where a screen that needs a login sends the browser: the login page, with the way back. */
+export function loginRedirect(request: Request): Response {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  return redirect(`/login?${new URLSearchParams({ redirect: back })}`);
+}
+
+/** Screens: no session goes to /login?redirect=<path>. */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await getOptionalUser(request, context);
+  if (!user) throw loginRedirect(request);
+  return user;
+}
+
+/** Screens: a visitor goes to the login page, a customer to /. */
+export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  if (user.role !== "ROLE_ADMIN") throw redirect("/");
+  return user;
+}
+
+/** API: 401 with a message naming the token, so a client can tell a dead session from other 401s. */
+export async function requireApiUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const session = await getSession(request, context);
+  if (session.user) return session.user;
+  throw unauthorized(session.reason === "none" ? "Missing token: please log in" : undefined);
+}
+
+export async function requireApiAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await requireApiUser(request, context);
+  if (user.role !== "ROLE_ADMIN") throw forbidden("Admin access required");
+  return user;
+}
+
+export function sessionCookie(request: Request, token: string): string {
+  return serializeCookie(SESSION_COOKIE, token, { maxAge: TOKEN_LIFETIME_SECONDS, secure: isSecureRequest(request) });
+}
+
+export function clearSessionCookie(request: Request): string {
+  return serializeCookie(SESSION_COOKIE, "", { maxAge: 0, secure: isSecureRequest(request) });
+}
+
+/** Only a path on this site: never an open redirect to another host. */
+export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  return target;
+}
+
+/** After a login or a registration on the web: the session cookie, then where the user was going. */
+export function redirectWithSession(request: Request, token: string, to: string): Response {
+  return redirect(to, { headers: { "Set-Cookie": sessionCookie(request, token) } });
+}
+
+/** Admins land on their dashboard, others on the shop; a local `redirect` query wins for both (the page they asked for). */
+export function afterLoginPath(user: SessionUser, requested: string | null): string {
+  const fallback = user.role === "ROLE_ADMIN" ? "/admin/dashboard" : "/";
+  return safeRedirectPath(requested, fallback);
+}

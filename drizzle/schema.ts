@@ -1,0 +1,187 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+import { CATEGORIES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
+
+// The one source of the data model. Money is integer cents; timestamps are epoch milliseconds.
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+const timestamp = (column: string) =>
+  integer(column, { mode: "number" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    // Stored lower-cased, so the unique index compares e-mails case-insensitively.
+    email: text("email").notNull(),
+    phone: text("phone").notNull().default(""),
+    address: text("address").notNull().default(""),
+    // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>": scheme and cost travel with the hash so they can be upgraded.
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("ROLE_CUSTOMER"),
+    createdAt: timestamp("created_at"),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    check("users_role_check", sql`${t.role} IN (${inList(ROLES)})`),
+  ],
+);
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    brand: text("brand").notNull(),
+    description: text("description").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    category: text("category", { enum: CATEGORIES }).notNull(),
+    stockQuantity: integer("stock_quantity").notNull().default(0),
+    releaseDate: text("release_date").notNull(), // YYYY-MM-DD
+    productAvailable: integer("product_available", { mode: "boolean" }).notNull().default(true),
+    imageName: text("image_name"), // the file name the admin uploaded
+    imageKey: text("image_key"), // R2 key products/{id}/{uuid}: a new image gets a new key, so URLs that carry it can be cached forever
+    imageType: text("image_type"),
+    // Kept beside the product so the grid shows ratings without aggregating reviews per card.
+    ratingCount: integer("rating_count").notNull().default(0),
+    ratingTotal: integer("rating_total").notNull().default(0),
+    createdAt: timestamp("created_at"),
+    updatedAt: timestamp("updated_at").$onUpdate(() => Date.now()),
+  },
+  (t) => [
+    check("products_stock_check", sql`${t.stockQuantity} >= 0`),
+    check("products_price_check", sql`${t.priceCents} >= 0`),
+    check("products_category_check", sql`${t.category} IN (${inList(CATEGORIES)})`),
+    check("products_rating_check", sql`${t.ratingCount} >= 0 AND ${t.ratingTotal} >= 0`),
+    // Newest first, whole catalogue and per category; then the other sorts of the grid.
+    index("products_release_idx").on(t.releaseDate, t.id),
+    index("products_category_release_idx").on(t.category, t.releaseDate, t.id),
+    index("products_price_idx").on(t.priceCents, t.id),
+    index("products_category_price_idx").on(t.category, t.priceCents, t.id),
+    index("products_name_idx").on(t.name, t.id),
+    index("products_category_name_idx").on(t.category, t.name, t.id),
+  ],
+);
+
+export const cartItems = sqliteTable(
+  "cart_items",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull(),
+    createdAt: timestamp("created_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.productId] }),
+    index("cart_items_product_idx").on(t.productId),
+    check("cart_items_quantity_check", sql`${t.quantity} >= 1`),
+  ],
+);
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    customerName: text("customer_name").notNull(),
+    customerEmail: text("customer_email").notNull(),
+    customerPhone: text("customer_phone").notNull(),
+    shippingAddress: text("shipping_address").notNull(),
+    totalCents: integer("total_cents").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
+    bankSlipKey: text("bank_slip_key"),
+    bankSlipType: text("bank_slip_type"),
+    createdAt: timestamp("created_at"),
+  },
+  (t) => [
+    check("orders_status_check", sql`${t.status} IN (${inList(ORDER_STATUSES)})`),
+    check("orders_total_check", sql`${t.totalCents} >= 0`),
+    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    index("orders_status_created_idx").on(t.status, t.createdAt),
+    index("orders_created_idx").on(t.createdAt),
+  ],
+);
+
+export const orderItems = sqliteTable(
+  "order_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    // Null once the product is deleted; the line keeps its copied name and price.
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    productName: text("product_name").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [
+    index("order_items_order_idx").on(t.orderId),
+    index("order_items_product_idx").on(t.productId),
+    check("order_items_quantity_check", sql`${t.quantity} >= 1`),
+    check("order_items_price_check", sql`${t.unitPriceCents} >= 0`),
+  ],
+);
+
+export const orderStatusHistory = sqliteTable(
+  "order_status_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    changedBy: integer("changed_by").references(() => users.id, { onDelete: "set null" }),
+    changedAt: timestamp("changed_at"),
+  },
+  (t) => [
+    index("order_status_history_order_idx").on(t.orderId, t.changedAt),
+    check("order_status_history_status_check", sql`${t.status} IN (${inList(ORDER_STATUSES)})`),
+  ],
+);
+
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    comment: text("comment").notNull(),
+    rating: integer("rating").notNull().default(5),
+    createdAt: timestamp("created_at"),
+    updatedAt: timestamp("updated_at").$onUpdate(() => Date.now()),
+  },
+  (t) => [
+    uniqueIndex("reviews_product_user_unique").on(t.productId, t.userId),
+    index("reviews_product_created_idx").on(t.productId, t.createdAt),
+    index("reviews_user_idx").on(t.userId),
+    check("reviews_rating_check", sql`${t.rating} BETWEEN 1 AND 5`),
+  ],
+);
+
+// Failed logins, for the rate limit: 10 per e-mail within 15 minutes.
+export const loginAttempts = sqliteTable(
+  "login_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    attemptedAt: timestamp("attempted_at"),
+  },
+  (t) => [index("login_attempts_email_idx").on(t.email, t.attemptedAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Product = typeof products.$inferSelect;
+export type Order = typeof orders.$inferSelect;
+export type Review = typeof reviews.$inferSelect;

@@ -1,0 +1,63 @@
+import { createRequestHandler } from "react-router";
+
+import { createDb, type Db } from "../app/services/db.server";
+
+declare module "react-router" {
+  export interface AppLoadContext {
+    cloudflare: { env: Env; ctx: ExecutionContext };
+    db: Db;
+    cspNonce: string;
+  }
+}
+
+const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    // No inline script but React Router's own, which carries the nonce.
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+function withSecurityHeaders(response: Response, nonce: string): Response {
+  // Responses from fetch or R2 can carry immutable headers; a copy shares the body stream.
+  const secured = new Response(response.body, response);
+  const headers = secured.headers;
+  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  return secured;
+}
+
+/** A form posted from another site: refused before any action runs (the cookie is SameSite=Lax, this closes the rest). */
+function isCrossOriginWrite(request: Request): boolean {
+  if (!UNSAFE_METHODS.has(request.method)) return false;
+  const origin = request.headers.get("Origin");
+  return origin !== null && origin !== new URL(request.url).origin;
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+    if (isCrossOriginWrite(request)) {
+      const body = JSON.stringify({ message: "Cross-origin request refused" });
+      return withSecurityHeaders(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }), nonce);
+    }
+    const response = await requestHandler(request, { cloudflare: { env, ctx }, db: createDb(env.DB), cspNonce: nonce });
+    return withSecurityHeaders(response, nonce);
+  },
+} satisfies ExportedHandler<Env>;
