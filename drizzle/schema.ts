@@ -185,3 +185,10 @@ export type User = typeof users.$inferSelect;
 export type Product = typeof products.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
+
+// Products per category ('' = the whole catalogue), kept by triggers (migrations/0001) so the grid's page links
+// never count rows.
+export const catalogueCounts = sqliteTable("catalogue_counts", {
+  category: text("category").primaryKey(),
+  productCount: integer("product_count").notNull().default(0),
+});

@@ -1,8 +1,9 @@
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink } from "react-router";
 
 import { CATEGORIES, type Theme } from "~/lib/constants";
 import type { PublicUser } from "~/lib/schemas/auth";
-import { CartIcon, ChevronDownIcon, MenuIcon, SearchIcon, UserIcon } from "./icons";
+import { CartIcon, ChevronDownIcon, MenuIcon, UserIcon } from "./icons";
+import { SearchBox } from "./SearchBox";
 import { ThemeToggle } from "./ThemeToggle";
 
 interface NavBarProps {
@@ -41,29 +42,6 @@ function CategoriesMenu() {
         ))}
       </ul>
     </details>
-  );
-}
-
-function SearchBox() {
-  const location = useLocation();
-  const current = location.pathname === "/search" ? new URLSearchParams(location.search).get("keyword") ?? "" : "";
-  return (
-    <Form method="get" action="/search" role="search" className="relative w-full">
-      <label htmlFor="nav-search" className="sr-only">
-        Search shoes
-      </label>
-      <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-slate-400" />
-      <input
-        id="nav-search"
-        type="search"
-        name="keyword"
-        placeholder="Search shoes..."
-        defaultValue={current}
-        maxLength={100}
-        autoComplete="off"
-        className="field-input pl-10"
-      />
-    </Form>
   );
 }
 
@@ -141,7 +119,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
 
         <div className="hidden items-center gap-1 md:flex">{primaryLinks}</div>
         <div className="hidden max-w-sm flex-1 md:block">
-          <SearchBox />
+          <SearchBox id="nav-search" />
         </div>
         <div className="ml-auto hidden items-center gap-1 md:flex">
           <ThemeToggle theme={theme} />
@@ -161,7 +139,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
               <MenuIcon className="size-6" />
             </summary>
             <div className="absolute inset-x-0 top-full z-30 space-y-3 border-b border-slate-200 bg-white px-4 py-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
-              <SearchBox />
+              <SearchBox id="nav-search-mobile" />
               <div className="flex flex-wrap items-center gap-1">{primaryLinks}</div>
               <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
                 <AccountLinks user={user} />

@@ -109,8 +109,13 @@ function matchPath(pattern: string, path: string): Record<string, string> | null
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const segment = want[i];
-    if (segment.startsWith("{")) params[segment.slice(1, -1)] = decodeURIComponent(have[i]);
-    else if (segment !== have[i]) return null;
+    if (segment.startsWith("{")) {
+      try {
+        params[segment.slice(1, -1)] = decodeURIComponent(have[i]);
+      } catch {
+        return null; // a malformed escape such as %ZZ names nothing
+      }
+    } else if (segment !== have[i]) return null;
   }
   return params;
 }
@@ -159,3 +164,28 @@ export function apiResource(prefix: string, table: ApiTable) {
   return { handle, entries };
 }
 export type ApiResource = ReturnType<typeof apiResource>;
+
+/** A multipart body, bounded before it is read (the largest upload plus room for the other fields). */
+export async function readMultipart(request: Request, maxBytes: number): Promise<FormData> {
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > maxBytes + MAX_JSON_BYTES) throw new HttpError(413, "Upload too large");
+  if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) throw badRequest("Expected a multipart/form-data body");
+  try {
+    return await request.formData();
+  } catch {
+    throw badRequest("Malformed multipart body");
+  }
+}
+
+/** A multipart field that holds JSON (the API's `product` and `order` parts), validated by its schema. */
+export function parseJsonField<S extends z.ZodType>(form: FormData, field: string, schema: S): z.output<S> {
+  const value = form.get(field);
+  if (typeof value !== "string") throw badRequest(`The '${field}' part is required`, { [field]: [`The '${field}' part is required`] });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw badRequest(`The '${field}' part is not valid JSON`);
+  }
+  return parseWith(schema, parsed);
+}

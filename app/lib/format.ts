@@ -11,14 +11,14 @@ export function rupeesToCents(rupees: number): number | null {
   return Math.abs(cents - rupees * 100) < 1e-6 ? cents : null;
 }
 
-/** 'Rs 12,500.00': the grid and the product page. */
-export function formatPrice(cents: number): string {
-  return `Rs ${rupees.format(cents / 100)}`;
+/** 'Rs 12,500.00': the grid and the product page. Takes rupees, as views and the API carry them. */
+export function formatPrice(amount: number): string {
+  return `Rs ${rupees.format(amount)}`;
 }
 
 /** 'LKR 12,500.00': checkout totals and revenue. */
-export function formatLkr(cents: number): string {
-  return `LKR ${rupees.format(cents / 100)}`;
+export function formatLkr(amount: number): string {
+  return `LKR ${rupees.format(amount)}`;
 }
 
 const shortDate = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });

@@ -25,3 +25,7 @@ export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
     return [];
   }
 }
+
+export function serializeGuestCart(lines: GuestCartLine[]): string {
+  return JSON.stringify(lines.map(({ productId, quantity }) => ({ productId, quantity })));
+}

@@ -1,15 +1,128 @@
+import { Form, Link, isRouteErrorResponse, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
+
+import { Pagination } from "~/components/Pagination";
+import { EmptyState, ProductGrid } from "~/components/ProductGrid";
+import { Toast } from "~/components/Toast";
+import { listQuerySchema, PAGE_SIZE, SORTS, type Sort } from "~/lib/schemas/product";
+import { listProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
 
-// The product grid arrives with the catalogue issue; until then the home page welcomes shoppers.
-export function loader(_: Route.LoaderArgs) {
-  return null;
+const SORT_LABELS: Record<Sort, string> = {
+  newest: "Newest",
+  "price-asc": "Price: low to high",
+  "price-desc": "Price: high to low",
+  name: "Name",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
+  const parsed = listQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  const query = parsed.success ? parsed.data : {};
+  const page = await listProducts(context.db, { category: query.category, sort: query.sort, page: query.page, pageSize: PAGE_SIZE });
+  return {
+    products: page.items,
+    category: query.category ?? null,
+    sort: query.sort ?? "newest",
+    page: page.page,
+    pageCount: Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
+    total: page.total,
+  };
+}
+
+function SortControl({ sort }: { sort: Sort }) {
+  const submit = useSubmit();
+  const [searchParams] = useSearchParams();
+  const category = searchParams.get("category");
+  return (
+    <Form method="get" className="flex items-center gap-2" onChange={(event) => submit(event.currentTarget)}>
+      {category && <input type="hidden" name="category" value={category} />}
+      <label htmlFor="sort" className="text-sm text-slate-600 dark:text-slate-400">
+        Sort by
+      </label>
+      <select id="sort" name="sort" defaultValue={sort} className="field-input w-auto py-1.5 pr-8 text-sm">
+        {SORTS.map((value) => (
+          <option key={value} value={value}>
+            {SORT_LABELS[value]}
+          </option>
+        ))}
+      </select>
+      <noscript>
+        <button type="submit" className="btn-secondary">
+          Apply
+        </button>
+      </noscript>
+    </Form>
+  );
 }
 
 export default function Home() {
+  const { products, category, sort, page, pageCount, total } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/";
+
   return (
-    <section className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <h1 className="text-3xl font-bold tracking-tight">Stride</h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-400">Shoes and accessories for gents, ladies and kids.</p>
-    </section>
+    <div className="mx-auto max-w-7xl px-4 pb-16 sm:px-6">
+      {category ? (
+        <div className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-brand-50 px-5 py-4 dark:bg-slate-900" role="region" aria-label="Category filter">
+          <p className="text-sm">
+            Showing <strong className="font-semibold">{category}</strong> · {total} {total === 1 ? "product" : "products"}
+          </p>
+          {/* A full page load, as the spec asks: the filter is reset everywhere. */}
+          <a href="/" className="btn-secondary">
+            Clear Filter
+          </a>
+        </div>
+      ) : (
+        <section className="mt-6 overflow-hidden rounded-3xl bg-gradient-to-br from-slate-900 via-slate-800 to-brand-700 px-6 py-10 text-white sm:px-10 sm:py-14 dark:from-slate-900 dark:via-slate-900 dark:to-brand-700/60">
+          <p className="text-sm font-semibold uppercase tracking-widest text-brand-100">New season</p>
+          <h1 className="mt-2 max-w-xl text-3xl font-extrabold tracking-tight sm:text-4xl">Shoes for every step, delivered across Sri Lanka.</h1>
+          <p className="mt-3 max-w-lg text-slate-200">Gents, ladies, kids and accessories. Pay by bank transfer; we confirm your slip and ship.</p>
+        </section>
+      )}
+
+      <div className="mt-8 flex flex-wrap items-end justify-between gap-4">
+        <h2 className="text-xl font-bold tracking-tight">{category ?? "All Products"}</h2>
+        <SortControl key={sort} sort={sort} />
+      </div>
+
+      <div className="relative mt-6" aria-busy={loading}>
+        {loading && (
+          <div className="absolute inset-0 z-10 flex items-start justify-center bg-white/70 pt-24 dark:bg-slate-950/70" role="status">
+            <p className="rounded-full bg-white px-5 py-2 text-sm font-semibold shadow dark:bg-slate-800">Loading products...</p>
+          </div>
+        )}
+        {products.length ? <ProductGrid products={products} /> : <EmptyState title="No Products Available">Try another category, or come back soon.</EmptyState>}
+      </div>
+      <Pagination page={page} pageCount={pageCount} search={searchParams} />
+      {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
+    </div>
+  );
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  const category = data?.category;
+  return [
+    { title: category ? `${category} | Stride` : "Stride | Shoes and accessories in Sri Lanka" },
+    { name: "description", content: category ? `Shop ${category.toLowerCase()} at Stride, with prices in LKR.` : "Shop shoes for gents, ladies and kids, and accessories, with prices in LKR and bank transfer checkout." },
+  ];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-center px-6 py-20 text-center">
+      <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true" className="text-slate-300 dark:text-slate-700">
+        <rect x="10" y="24" width="100" height="72" rx="10" fill="none" stroke="currentColor" strokeWidth="6" />
+        <path d="M30 80l20-24 14 16 10-12 16 20" fill="none" stroke="currentColor" strokeWidth="6" strokeLinejoin="round" />
+        <path d="M22 18l76 84" stroke="#ef4444" strokeWidth="7" strokeLinecap="round" />
+      </svg>
+      <h1 className="mt-6 text-2xl font-bold">We couldn't load the products</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">Please check your connection and try again.</p>
+      <Link to="/" reloadDocument className="btn-primary mt-6">
+        Try again
+      </Link>
+    </div>
   );
 }

@@ -1,0 +1,44 @@
+import { useFetcher, useLocation } from "react-router";
+
+import { Toast } from "./Toast";
+
+interface AddToCartResult {
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * Adds one unit. Without JavaScript it is a plain form that comes back to this page; with it, a fetcher that stays
+ * on the page and shows a toast.
+ */
+export function AddToCartButton({ productId, productName, available, className = "" }: { productId: number; productName: string; available: boolean; className?: string }) {
+  const fetcher = useFetcher<AddToCartResult>();
+  const location = useLocation();
+  const adding = fetcher.state !== "idle";
+  if (!available) {
+    return (
+      <button type="button" disabled className={`btn-secondary ${className}`}>
+        Out of Stock
+      </button>
+    );
+  }
+  return (
+    <>
+      <fetcher.Form
+        method="post"
+        action="/cart/add"
+        onSubmit={(event) => {
+          event.preventDefault();
+          fetcher.submit({ productId: String(productId) }, { method: "post", action: "/cart/add" });
+        }}
+      >
+        <input type="hidden" name="productId" value={productId} />
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <button type="submit" className={`btn-primary ${className}`} disabled={adding} aria-label={`Add ${productName} to cart`}>
+          {adding ? "Adding..." : "Add to Cart"}
+        </button>
+      </fetcher.Form>
+      <Toast message={fetcher.data?.message ?? null} tone={fetcher.data?.ok === false ? "error" : "success"} id={fetcher.data} />
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link } from "react-router";
+
+/** Page links that keep the rest of the query (category, sort, keyword). */
+export function Pagination({ page, pageCount, search }: { page: number; pageCount: number; search: URLSearchParams }) {
+  if (pageCount <= 1) return null;
+  const href = (target: number) => {
+    const params = new URLSearchParams(search);
+    if (target === 1) params.delete("page");
+    else params.set("page", String(target));
+    const query = params.toString();
+    return query ? `?${query}` : "?";
+  };
+  const around = [page - 2, page - 1, page, page + 1, page + 2].filter((n) => n >= 1 && n <= pageCount);
+  const pages = [...new Set([1, ...around, pageCount])].sort((a, b) => a - b);
+  const item = "inline-flex min-h-11 min-w-11 items-center justify-center rounded-lg px-3 text-sm font-semibold";
+  return (
+    <nav aria-label="Pages" className="mt-10 flex flex-wrap items-center justify-center gap-1">
+      {page > 1 && (
+        <Link to={href(page - 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="prev">
+          Previous
+        </Link>
+      )}
+      {pages.map((n, index) => (
+        <span key={n} className="contents">
+          {index > 0 && n - pages[index - 1] > 1 && <span className="px-1 text-slate-400" aria-hidden="true">…</span>}
+          <Link
+            to={href(n)}
+            aria-current={n === page ? "page" : undefined}
+            aria-label={`Page ${n}`}
+            className={`${item} ${n === page ? "bg-brand-600 text-white dark:bg-brand-400 dark:text-slate-950" : "hover:bg-slate-100 dark:hover:bg-slate-800"}`}
+          >
+            {n}
+          </Link>
+        </span>
+      ))}
+      {page < pageCount && (
+        <Link to={href(page + 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="next">
+          Next
+        </Link>
+      )}
+    </nav>
+  );
+}

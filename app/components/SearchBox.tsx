@@ -1,0 +1,122 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { Form, Link, useFetcher, useLocation, useNavigate } from "react-router";
+
+import type { ProductView } from "~/lib/schemas/product";
+import { SearchIcon } from "./icons";
+
+export const NO_MATCH = "No shoes found with that name";
+const DEBOUNCE_MS = 200;
+const SUGGESTIONS = 8;
+
+/**
+ * The navigation's search: a GET form to /search (Enter, and without JavaScript), plus a live dropdown of matching
+ * names. A fetcher cancels its previous load when it starts a new one, so a slow answer to an older keyword can
+ * never replace a newer one.
+ */
+export function SearchBox({ id }: { id: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const fetcher = useFetcher<ProductView[]>();
+  const initial = location.pathname === "/search" ? (new URLSearchParams(location.search).get("keyword") ?? "") : "";
+  const [value, setValue] = useState(initial);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const results = Array.isArray(fetcher.data) ? fetcher.data : [];
+  const settled = fetcher.state === "idle" && fetcher.data !== undefined;
+
+  useEffect(() => {
+    const close = (event: MouseEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    return () => document.removeEventListener("mousedown", close);
+  }, []);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // A navigation (a chosen result, another page) closes the dropdown.
+  useEffect(() => setOpen(false), [location.key]);
+
+  function search(text: string) {
+    setValue(text);
+    setActive(-1);
+    clearTimeout(timer.current);
+    const keyword = text.trim().slice(0, 100);
+    if (!keyword) return setOpen(false);
+    timer.current = setTimeout(() => {
+      fetcher.load(`/api/products/search?${new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS) })}`);
+      setOpen(true);
+    }, DEBOUNCE_MS);
+  }
+
+  function onKeyDown(event: React.KeyboardEvent<HTMLInputElement>) {
+    if (event.key === "Escape") {
+      setOpen(false);
+    } else if (event.key === "ArrowDown" && results.length) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((index) => (index + 1) % results.length);
+    } else if (event.key === "ArrowUp" && results.length) {
+      event.preventDefault();
+      setActive((index) => (index <= 0 ? results.length - 1 : index - 1));
+    } else if (event.key === "Enter" && open && active >= 0 && results[active]) {
+      event.preventDefault();
+      navigate(`/product/${results[active].id}`);
+    }
+  }
+
+  const showPanel = open && value.trim() !== "" && settled;
+  return (
+    <div ref={wrapper} className="relative w-full">
+      <Form method="get" action="/search" role="search" onSubmit={() => setOpen(false)}>
+        <label htmlFor={id} className="sr-only">
+          Search shoes
+        </label>
+        <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-slate-400" />
+        <input
+          id={id}
+          type="search"
+          name="keyword"
+          placeholder="Search shoes..."
+          value={value}
+          onChange={(event) => search(event.target.value)}
+          onKeyDown={onKeyDown}
+          onFocus={() => value.trim() && settled && setOpen(true)}
+          maxLength={100}
+          autoComplete="off"
+          role="combobox"
+          aria-expanded={showPanel}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={showPanel && active >= 0 ? `${listId}-${active}` : undefined}
+          className="field-input pl-10"
+        />
+      </Form>
+      {showPanel && (
+        <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
+          {results.length ? (
+            <ul id={listId} role="listbox" aria-label="Matching products" className="max-h-96 overflow-auto py-1">
+              {results.map((product, index) => (
+                <li key={product.id} id={`${listId}-${index}`} role="option" aria-selected={index === active}>
+                  <Link
+                    to={`/product/${product.id}`}
+                    className={`flex min-h-11 items-center justify-between gap-3 px-4 py-2 text-sm ${index === active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
+                    onMouseEnter={() => setActive(index)}
+                  >
+                    <span className="font-medium">{product.name}</span>
+                    <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{product.brand}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p id={listId} role="status" className="px-4 py-3 text-sm text-slate-600 dark:text-slate-400">
+              {NO_MATCH}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

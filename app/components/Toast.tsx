@@ -1,0 +1,27 @@
+import { useEffect, useState } from "react";
+
+export const TOAST_MS = 5000;
+
+/** A message that hides itself after 5000 ms (SPEC §9); `id` changes to show the same text again. */
+export function Toast({ message, tone = "success", id }: { message: string | null; tone?: "success" | "error"; id?: unknown }) {
+  const [visible, setVisible] = useState(Boolean(message));
+  useEffect(() => {
+    if (!message) return;
+    setVisible(true);
+    const timer = setTimeout(() => setVisible(false), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [message, id]);
+  if (!message || !visible) return null;
+  const styles =
+    tone === "success"
+      ? "bg-slate-900 text-white dark:bg-white dark:text-slate-900"
+      : "bg-red-600 text-white dark:bg-red-500 dark:text-slate-950";
+  return (
+    <div role="status" aria-live="polite" className={`fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}`}>
+      <span>{message}</span>
+      <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
+        Close
+      </button>
+    </div>
+  );
+}

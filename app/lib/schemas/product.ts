@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+import { CATEGORIES } from "../constants";
+import { rupeesToCents } from "../format";
+
+export const PAGE_SIZE = 24;
+export const MAX_PAGE_SIZE = 100;
+export const KEYWORD_MAX = 100;
+export const SORTS = ["newest", "price-asc", "price-desc", "name"] as const;
+export type Sort = (typeof SORTS)[number];
+
+const isRealDate = (value: string) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+};
+
+/** What an admin sends for a product (API: the `product` JSON string; screens: the form, converted). */
+export const productInputSchema = z.object({
+  name: z.string().trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
+  brand: z.string().trim().min(1, "Brand is required").max(80, "Brand must be at most 80 characters"),
+  description: z.string().trim().min(1, "Description is required").max(2000, "Description must be at most 2000 characters"),
+  price: z
+    .number({ error: "Price must be a number" })
+    .min(0, "Price cannot be negative")
+    .max(10_000_000, "Price is too high")
+    .refine((value) => rupeesToCents(value) !== null, "Price can have at most 2 decimals"),
+  category: z.enum(CATEGORIES, { error: "Choose a category: Gents, Ladies, Kids or Accessories" }),
+  stockQuantity: z
+    .number({ error: "Stock quantity must be a number" })
+    .int("Stock quantity must be a whole number")
+    .min(0, "Stock quantity cannot be negative")
+    .max(1_000_000, "Stock quantity is too high"),
+  releaseDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD").refine(isRealDate, "Release date is not a real date"),
+  productAvailable: z.boolean({ error: "productAvailable must be true or false" }).default(true),
+});
+export type ProductInput = z.infer<typeof productInputSchema>;
+
+/** The product as the API returns it (API.md), plus the fields a shop page needs. */
+export const productSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  brand: z.string(),
+  description: z.string(),
+  price: z.number(),
+  category: z.enum(CATEGORIES),
+  stockQuantity: z.number().int(),
+  releaseDate: z.string(),
+  productAvailable: z.boolean(),
+  imageName: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  averageRating: z.number().nullable(),
+  reviewCount: z.number().int(),
+});
+export type ProductView = z.infer<typeof productSchema>;
+
+// Query strings are text; these read them strictly (no "1e2" or " 3").
+const positiveInt = (name: string, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
+
+export const listQuerySchema = z.object({
+  category: z.enum(CATEGORIES, { error: "Unknown category: use Gents, Ladies, Kids or Accessories" }).optional(),
+  page: positiveInt("page").optional(),
+  pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
+  sort: z.enum(SORTS, { error: `sort must be one of ${SORTS.join(", ")}` }).optional(),
+});
+
+export const keywordSchema = z
+  .string({ error: "keyword is required" })
+  .trim()
+  .min(1, "keyword is required")
+  .max(KEYWORD_MAX, `keyword must be at most ${KEYWORD_MAX} characters`);
+
+export const searchQuerySchema = z.object({
+  keyword: keywordSchema,
+  page: positiveInt("page").optional(),
+  pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
+});

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+import { apiResource, endpoint, json } from "~/lib/api.server";
+import { listQuerySchema, productSchema, searchQuerySchema } from "~/lib/schemas/product";
+import { listProducts, searchProducts, UNPAGED_LIMIT } from "~/services/catalogue.server";
+
+const products = { description: "Products, newest first", schema: z.array(productSchema) };
+
+export const productsApi = apiResource("/api/products", {
+  "GET /": endpoint({
+    summary: `The catalogue, newest first, optionally by category. With page, that page alone and X-Total-Count; without, the first ${UNPAGED_LIMIT}.`,
+    auth: "none",
+    query: listQuerySchema,
+    responses: { 200: products, 400: { description: "Unknown category or a bad page or pageSize" } },
+    handler: async ({ context, query }) => {
+      const paged = query.page !== undefined;
+      const result = await listProducts(context.db, {
+        category: query.category,
+        sort: query.sort,
+        page: query.page ?? 1,
+        pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
+      });
+      return json(result.items, paged ? { headers: { "X-Total-Count": String(result.total) } } : {});
+    },
+  }),
+  "GET /search": endpoint({
+    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters). At most ${UNPAGED_LIMIT} without page.`,
+    auth: "none",
+    query: searchQuerySchema,
+    responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters" } },
+    handler: async ({ context, query }) => {
+      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize });
+      return json(items);
+    },
+  }),
+});

@@ -1,0 +1,46 @@
+import { data, redirect } from "react-router";
+
+import { isSecureRequest, serializeCookie } from "~/lib/cookies";
+import { GUEST_CART_COOKIE, readGuestCart, serializeGuestCart } from "~/lib/guest-cart";
+import { HttpError } from "~/lib/http";
+import { addToGuestCart, addToServerCart } from "~/services/cart.server";
+import { getOptionalUser, safeRedirectPath } from "~/services/session.server";
+import type { Route } from "./+types/cart.add";
+
+const GUEST_CART_MAX_AGE = 30 * 24 * 60 * 60;
+
+// One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const productId = Number(form.get("productId"));
+  const redirectTo = form.get("redirectTo");
+  const headers = new Headers();
+  try {
+    if (!Number.isSafeInteger(productId) || productId < 1) throw new HttpError(404, "Product not found");
+    const user = await getOptionalUser(request, context);
+    if (user) {
+      await addToServerCart(context.db, user.id, productId);
+    } else {
+      const lines = await addToGuestCart(context.db, readGuestCart(request.headers.get("Cookie")), productId);
+      // Readable by the page (not HttpOnly): it is the visitor's own cart and holds nothing secret.
+      headers.append("Set-Cookie", serializeCookie(GUEST_CART_COOKIE, serializeGuestCart(lines), { maxAge: GUEST_CART_MAX_AGE, httpOnly: false, secure: isSecureRequest(request) }));
+    }
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    if (typeof redirectTo === "string") return redirect(withParam(safeRedirectPath(redirectTo), "cartError", error.message));
+    return data({ ok: false, message: error.message }, { status: error.status });
+  }
+  // A plain form (no JavaScript) goes back to its page, which shows the toast; the fetcher stays put.
+  if (typeof redirectTo === "string") return redirect(withParam(safeRedirectPath(redirectTo), "added", String(productId)), { headers });
+  return data({ ok: true, message: "Added to your cart" }, { headers });
+}
+
+function withParam(path: string, key: string, value: string): string {
+  const url = new URL(path, "http://local");
+  url.searchParams.set(key, value);
+  return url.pathname + url.search;
+}
+
+export function loader() {
+  return redirect("/cart");
+}

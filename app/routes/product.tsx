@@ -1,0 +1,194 @@
+import { data, Form, Link, redirect, useFetcher, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+
+import { AddToCartButton } from "~/components/AddToCartButton";
+import { NotFoundPage } from "~/components/ErrorPage";
+import { ProductImage } from "~/components/ProductImage";
+import { Stars } from "~/components/Stars";
+import { Toast } from "~/components/Toast";
+import { isPurchasable } from "~/lib/availability";
+import { formatDate, formatPrice } from "~/lib/format";
+import { HttpError } from "~/lib/http";
+import { deleteProduct, getProduct } from "~/services/catalogue.server";
+import { requireAdmin } from "~/services/session.server";
+import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/product";
+
+function productId(value: string): number {
+  const id = /^\d{1,15}$/.test(value) ? Number(value) : 0;
+  if (id < 1) throw data(null, { status: 404 });
+  return id;
+}
+
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  try {
+    const product = await getProduct(context.db, productId(params.id));
+    return { product, origin: new URL(request.url).origin };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const form = await request.formData();
+  if (form.get("intent") !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
+  try {
+    await deleteProduct(context.db, context.cloudflare.env.BUCKET, productId(params.id));
+  } catch (error) {
+    if (error instanceof HttpError) return data({ message: `Failed to delete product: ${error.message}` }, { status: error.status });
+    throw error;
+  }
+  return redirect("/?deleted=1");
+}
+
+function AdminActions({ id, name }: { id: number; name: string }) {
+  const [searchParams] = useSearchParams();
+  const fetcher = useFetcher<{ message: string }>();
+  const confirming = searchParams.has("delete");
+  const deleting = fetcher.state !== "idle";
+  return (
+    <div className="mt-6 rounded-2xl border border-slate-200 p-4 dark:border-slate-800">
+      <p className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Admin</p>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <Link to={`/product/update/${id}`} className="btn-secondary">
+          Update Product
+        </Link>
+        {/* Without JavaScript the link opens a confirmation below; with it, the browser asks. */}
+        <Link
+          to="?delete"
+          className="btn-danger"
+          aria-disabled={deleting}
+          onClick={(event) => {
+            event.preventDefault();
+            if (window.confirm(`Delete "${name}"? This cannot be undone.`)) fetcher.submit({ intent: "delete" }, { method: "post" });
+          }}
+        >
+          {deleting ? "Deleting..." : "Delete Product"}
+        </Link>
+      </div>
+      {confirming && (
+        <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-xl bg-red-50 p-4 text-sm dark:bg-red-950/50">
+          <input type="hidden" name="intent" value="delete" />
+          <p className="font-medium text-red-800 dark:text-red-200">Delete "{name}"? This cannot be undone.</p>
+          <button type="submit" className="btn-danger">
+            Yes, delete
+          </button>
+          <Link to="." className="btn-secondary">
+            Cancel
+          </Link>
+        </Form>
+      )}
+      {fetcher.data?.message && <p className="field-error">{fetcher.data.message}</p>}
+    </div>
+  );
+}
+
+export default function ProductPage() {
+  const { product } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const isAdmin = root?.user?.role === "ROLE_ADMIN";
+  const available = isPurchasable(product);
+  const loadingOther = navigation.state === "loading" && navigation.location.pathname.startsWith("/product/") && navigation.location.pathname !== `/product/${product.id}`;
+
+  if (loadingOther) {
+    return (
+      <p role="status" className="mx-auto max-w-7xl px-4 py-24 text-center text-lg font-semibold sm:px-6">
+        Loading...
+      </p>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
+        <Link to="/" className="hover:underline">
+          Home
+        </Link>{" "}
+        /{" "}
+        <Link to={`/?category=${product.category}`} className="hover:underline">
+          {product.category}
+        </Link>
+      </nav>
+      <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
+        <div className="overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800">
+          <ProductImage src={product.imageUrl} alt={`${product.brand} ${product.name}`} loading="eager" fetchPriority="high" className={`aspect-square w-full object-cover ${available ? "" : "opacity-60 grayscale"}`} />
+        </div>
+        <div>
+          <p className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="rounded-full bg-brand-50 px-3 py-1 font-semibold text-brand-700 dark:bg-slate-800 dark:text-brand-300">{product.category}</span>
+            <span className="text-slate-500 dark:text-slate-400">Listed {formatDate(product.releaseDate)}</span>
+          </p>
+          <h1 className="mt-4 text-3xl font-extrabold tracking-tight sm:text-4xl">{product.name}</h1>
+          <p className="mt-1 text-lg text-slate-600 dark:text-slate-300">{product.brand}</p>
+          <p className="mt-3 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+            {product.reviewCount > 0 && product.averageRating !== null ? (
+              <>
+                <Stars rating={product.averageRating} />
+                <span>
+                  {product.averageRating.toFixed(1)} out of 5 · {product.reviewCount} {product.reviewCount === 1 ? "review" : "reviews"}
+                </span>
+              </>
+            ) : (
+              <span>No reviews yet</span>
+            )}
+          </p>
+          <p className="mt-6 text-3xl font-bold">{formatPrice(product.price)}</p>
+          <p className="mt-6 whitespace-pre-line leading-relaxed text-slate-700 dark:text-slate-300">{product.description}</p>
+          <p className={`mt-6 text-sm font-medium ${available ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>
+            {available ? `Stock available: ${product.stockQuantity}` : product.productAvailable ? "Out of stock" : "Currently unavailable"}
+          </p>
+          <div className="mt-6 flex flex-wrap gap-3">
+            <AddToCartButton productId={product.id} productName={product.name} available={available} className="min-w-44" />
+            <a
+              href="#reviews"
+              className="btn-secondary"
+              onClick={(event) => {
+                event.preventDefault();
+                document.getElementById("reviews")?.scrollIntoView({ behavior: "smooth" });
+              }}
+            >
+              View Reviews
+            </a>
+          </div>
+          {isAdmin && <AdminActions id={product.id} name={product.name} />}
+        </div>
+      </div>
+
+      <section id="reviews" aria-labelledby="reviews-heading" className="mt-16 scroll-mt-24 border-t border-slate-200 pt-10 dark:border-slate-800">
+        <h2 id="reviews-heading" className="text-2xl font-bold tracking-tight">
+          Reviews
+        </h2>
+        <p className="mt-3 text-slate-600 dark:text-slate-400">{product.reviewCount ? `${product.reviewCount} reviews` : "No reviews yet."}</p>
+      </section>
+      {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
+      {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
+    </div>
+  );
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  if (!data) return [{ title: "Product not found | Stride" }];
+  const { product, origin } = data;
+  const title = `${product.name} by ${product.brand} | Stride`;
+  const description = `${product.description.slice(0, 150)} ${formatPrice(product.price)}.`;
+  const url = `${origin}/product/${product.id}`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "product" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    ...(product.imageUrl ? [{ property: "og:image", content: origin + product.imageUrl }] : []),
+    { property: "product:price:amount", content: product.price.toFixed(2) },
+    { property: "product:price:currency", content: "LKR" },
+  ];
+}
+
+export function ErrorBoundary() {
+  return <NotFoundPage />;
+}

@@ -1,0 +1,63 @@
+import { data, redirect, useActionData, useLoaderData } from "react-router";
+
+import { NotFoundPage } from "~/components/ErrorPage";
+import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
+import { HttpError } from "~/lib/http";
+import { readProductForm } from "~/lib/product-form.server";
+import { getProduct, updateProduct } from "~/services/catalogue.server";
+import { requireAdmin } from "~/services/session.server";
+import type { Route } from "./+types/update-product";
+
+const UPDATE_FAILED = "Failed to update product. Please try again.";
+
+function productId(value: string): number {
+  const id = /^\d{1,15}$/.test(value) ? Number(value) : 0;
+  if (id < 1) throw data(null, { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  try {
+    return { product: await getProduct(context.db, productId(params.id)) };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const id = productId(params.id);
+  const form = await readProductForm(request);
+  if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
+  try {
+    await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.image);
+    return redirect(`/product/${id}?saved=1`);
+  } catch (error) {
+    if (error instanceof HttpError) return data({ message: UPDATE_FAILED, fieldErrors: error.fieldErrors }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function UpdateProductPage() {
+  const { product } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ProductFormResult | undefined;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
+      <h1 className="text-2xl font-bold tracking-tight">Update Product</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{product.name}</p>
+      <div className="mt-8">
+        <ProductForm product={product} result={result} submitLabel="Update Product" pendingLabel="Saving..." />
+      </div>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Update Product | Stride" }, { name: "robots", content: "noindex" }];
+}
+
+export function ErrorBoundary() {
+  return <NotFoundPage />;
+}

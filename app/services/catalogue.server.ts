@@ -1,0 +1,218 @@
+import { asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+
+import type { Category } from "~/lib/constants";
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_TYPES, sniffFileType } from "~/lib/file-types";
+import { centsToRupees, rupeesToCents } from "~/lib/format";
+import { HttpError, badRequest, notFound } from "~/lib/http";
+import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductView, type Sort } from "~/lib/schemas/product";
+import { type Db, schema } from "./db.server";
+
+const { products, catalogueCounts } = schema;
+type ProductRow = typeof products.$inferSelect;
+
+export const PRODUCT_NOT_FOUND = "Product not found";
+/** Without `page`, the list and search answers stop here rather than send a whole large catalogue. */
+export const UNPAGED_LIMIT = 100;
+/** FTS5's trigram index answers keywords of 3 characters or more. */
+const TRIGRAM = 3;
+
+export function imageUrl(row: Pick<ProductRow, "id" | "imageKey">): string | null {
+  // The key changes with the image, so a URL that carries it can be cached for good.
+  return row.imageKey ? `/api/product/${row.id}/image?v=${row.imageKey.split("/").pop()}` : null;
+}
+
+export function toProductView(row: ProductRow): ProductView {
+  return {
+    id: row.id,
+    name: row.name,
+    brand: row.brand,
+    description: row.description,
+    price: centsToRupees(row.priceCents),
+    category: row.category,
+    stockQuantity: row.stockQuantity,
+    releaseDate: row.releaseDate,
+    productAvailable: row.productAvailable,
+    imageName: row.imageName,
+    imageUrl: imageUrl(row),
+    averageRating: row.ratingCount ? Math.round((row.ratingTotal / row.ratingCount) * 10) / 10 : null,
+    reviewCount: row.ratingCount,
+  };
+}
+
+const ORDERS: Record<Sort, SQL[]> = {
+  newest: [desc(products.releaseDate), desc(products.id)],
+  "price-asc": [asc(products.priceCents), asc(products.id)],
+  "price-desc": [desc(products.priceCents), desc(products.id)],
+  name: [asc(products.name), asc(products.id)],
+};
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** A page of the catalogue. The ids come from an index-only scan, then only the rows shown are read. */
+export async function listProducts(
+  db: Db,
+  { category, sort = "newest", page = 1, pageSize = PAGE_SIZE }: { category?: Category; sort?: Sort; page?: number; pageSize?: number },
+): Promise<Page<ProductView>> {
+  const size = Math.min(pageSize, MAX_PAGE_SIZE);
+  const where = category ? eq(products.category, category) : undefined;
+  const pageIds = db
+    .select({ id: products.id })
+    .from(products)
+    .where(where)
+    .orderBy(...ORDERS[sort])
+    .limit(size)
+    .offset((page - 1) * size);
+  const [rows, [count]] = await db.batch([
+    db.select().from(products).where(inArray(products.id, pageIds)).orderBy(...ORDERS[sort]),
+    db.select({ total: catalogueCounts.productCount }).from(catalogueCounts).where(eq(catalogueCounts.category, category ?? "")),
+  ]);
+  return { items: rows.map(toProductView), total: count?.total ?? 0, page, pageSize: size };
+}
+
+/** LIKE with its wildcards escaped: `%` and `_` in a keyword are ordinary characters. */
+function containsPattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Products whose name, brand or category contains the keyword, case-insensitive, newest first. Keywords of 3 or more
+ * characters go through the FTS5 trigram index; shorter ones scan newest-first and stop as soon as the page is full.
+ * Returns one more row than asked, so a caller can tell whether another page follows without counting every match.
+ */
+export async function searchProducts(db: Db, keyword: string, { page = 1, pageSize = UNPAGED_LIMIT } = {}): Promise<{ items: ProductView[]; hasMore: boolean }> {
+  const size = Math.min(pageSize, MAX_PAGE_SIZE);
+  const offset = (page - 1) * size;
+  let rows: ProductRow[];
+  if ([...keyword].length >= TRIGRAM) {
+    const phrase = `"${keyword.replace(/"/g, '""')}"`;
+    const ids = sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
+    rows = await db.select().from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
+  } else {
+    const pattern = containsPattern(keyword);
+    const matches = (column: AnyColumn) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+    rows = await db
+      .select()
+      .from(products)
+      .where(sql`${matches(products.name)} OR ${matches(products.brand)} OR ${matches(products.category)}`)
+      .orderBy(desc(products.id))
+      .limit(size + 1)
+      .offset(offset);
+  }
+  return { items: rows.slice(0, size).map(toProductView), hasMore: rows.length > size };
+}
+
+export async function findProductRow(db: Db, id: number): Promise<ProductRow | null> {
+  const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function getProduct(db: Db, id: number): Promise<ProductView> {
+  const row = await findProductRow(db, id);
+  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  return toProductView(row);
+}
+
+export interface ImageUpload {
+  bytes: Uint8Array;
+  type: string;
+  name: string;
+}
+
+/** An uploaded product picture, checked by its bytes; null when no file was chosen. */
+export async function readProductImage(file: FormDataEntryValue | null): Promise<ImageUpload | null> {
+  if (file === null || typeof file === "string" || file.size === 0) return null;
+  if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw new HttpError(413, "Image must be at most 5 MB", { imageFile: ["Image must be at most 5 MB"] });
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = sniffFileType(bytes);
+  if (!type || !PRODUCT_IMAGE_TYPES.includes(type)) {
+    throw new HttpError(415, "Image must be a JPEG, PNG, WebP or GIF picture", { imageFile: ["Image must be a JPEG, PNG, WebP or GIF picture"] });
+  }
+  return { bytes, type, name: file.name.slice(0, 200) || "image" };
+}
+
+function productValues(input: ProductInput) {
+  return {
+    name: input.name,
+    brand: input.brand,
+    description: input.description,
+    priceCents: rupeesToCents(input.price) ?? 0,
+    category: input.category,
+    stockQuantity: input.stockQuantity,
+    releaseDate: input.releaseDate,
+    productAvailable: input.productAvailable,
+  };
+}
+
+async function storeImage(bucket: R2Bucket, productId: number, image: ImageUpload) {
+  const key = `products/${productId}/${crypto.randomUUID()}`;
+  await bucket.put(key, image.bytes, { httpMetadata: { contentType: image.type, cacheControl: "public, max-age=31536000, immutable" } });
+  return { imageKey: key, imageType: image.type, imageName: image.name };
+}
+
+export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInput, image: ImageUpload | null): Promise<ProductView> {
+  if (!image) throw badRequest("An image file is required", { imageFile: ["Please choose an image"] });
+  const [created] = await db.insert(products).values(productValues(input)).returning({ id: products.id });
+  try {
+    const stored = await storeImage(bucket, created.id, image);
+    const [row] = await db.update(products).set(stored).where(eq(products.id, created.id)).returning();
+    return toProductView(row);
+  } catch (error) {
+    // Never leave a product without its picture.
+    await db.delete(products).where(eq(products.id, created.id));
+    throw error;
+  }
+}
+
+export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, image: ImageUpload | null): Promise<ProductView> {
+  const existing = await findProductRow(db, id);
+  if (!existing) throw notFound(PRODUCT_NOT_FOUND);
+  const stored = image ? await storeImage(bucket, id, image) : null;
+  const [row] = await db.update(products).set({ ...productValues(input), ...stored }).where(eq(products.id, id)).returning();
+  if (!row) {
+    // Deleted meanwhile: the new picture has no product to belong to.
+    if (stored) await bucket.delete(stored.imageKey);
+    throw notFound(PRODUCT_NOT_FOUND);
+  }
+  if (stored && existing.imageKey) await bucket.delete(existing.imageKey);
+  return toProductView(row);
+}
+
+/** Removes the product and its picture; order lines keep the copied name and price (their product_id becomes null). */
+export async function deleteProduct(db: Db, bucket: R2Bucket, id: number): Promise<void> {
+  const [deleted] = await db.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey });
+  if (!deleted) throw notFound(PRODUCT_NOT_FOUND);
+  if (deleted.imageKey) await bucket.delete(deleted.imageKey);
+}
+
+export interface ProductImage {
+  etag: string;
+  type: string;
+  /** null when the caller's copy is current (304). */
+  body: ReadableStream | null;
+  /** Whether the URL named the current image, so it may be cached for good. */
+  versioned: boolean;
+}
+
+/** The ETag is the image key's uuid: a strong validator known from D1 alone, so a 304 never touches R2. */
+export async function getProductImage(db: Db, bucket: R2Bucket, id: number, ifNoneMatch: string | null, version: string | null): Promise<ProductImage> {
+  const [row] = await db
+    .select({ imageKey: products.imageKey, imageType: products.imageType })
+    .from(products)
+    .where(eq(products.id, id))
+    .limit(1);
+  if (!row?.imageKey) throw notFound(row ? "Image not found" : PRODUCT_NOT_FOUND);
+  const uuid = row.imageKey.split("/").pop() as string;
+  const etag = `"${uuid}"`;
+  const versioned = version === uuid;
+  const type = row.imageType ?? "application/octet-stream";
+  const matches = ifNoneMatch?.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
+  if (matches) return { etag, type, body: null, versioned };
+  const object = await bucket.get(row.imageKey);
+  if (!object) throw notFound("Image not found");
+  return { etag, type, body: object.body, versioned };
+}
