@@ -34,12 +34,34 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   throw badRequest(message, fieldErrors);
 }
 
+/** Reads a body but stops at the limit, so a body without Content-Length cannot fill the isolate's memory. */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new HttpError(413, "Request body too large");
+    }
+    chunks.push(chunk.value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /** A JSON body, bounded in size before it is read, validated by its schema. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   if (declared > MAX_JSON_BYTES) throw new HttpError(413, "Request body too large");
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_JSON_BYTES) throw new HttpError(413, "Request body too large");
+  const bytes = await readBounded(request, MAX_JSON_BYTES);
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));

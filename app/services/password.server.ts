@@ -34,8 +34,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== SCHEME || !Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS || !saltText || !hashText) {
     return false;
   }
-  const expected = fromBase64(hashText);
-  return constantTimeEqual(await derive(password, fromBase64(saltText), iterations), expected);
+  let salt: Uint8Array<ArrayBuffer>, expected: Uint8Array<ArrayBuffer>;
+  try {
+    [salt, expected] = [fromBase64(saltText), fromBase64(hashText)];
+  } catch {
+    return false; // a corrupted stored hash matches nothing
+  }
+  return constantTimeEqual(await derive(password, salt, iterations), expected);
 }
 
 /** A hash made with an older cost should be replaced by a fresh one once the password is known again. */

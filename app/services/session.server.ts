@@ -12,7 +12,8 @@ export type SessionState = { user: SessionUser } | { user: null; reason: "none" 
 
 function readToken(request: Request): string | null {
   const authorization = request.headers.get("Authorization");
-  if (authorization?.startsWith("Bearer ")) return authorization.slice(7).trim() || null;
+  const bearer = authorization?.match(/^bearer\s+(\S+)\s*$/i);
+  if (bearer) return bearer[1];
   return readCookie(request.headers.get("Cookie"), SESSION_COOKIE);
 }
 
@@ -79,10 +80,12 @@ export function clearSessionCookie(request: Request): string {
   return serializeCookie(SESSION_COOKIE, "", { maxAge: 0, secure: isSecureRequest(request) });
 }
 
-/** Only a path on this site: never an open redirect to another host. */
+/** Only a path on this site: resolved the way a browser would (which drops tabs and newlines), so never another host. */
 export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  return target;
+  if (typeof target !== "string" || !target.startsWith("/") || /[\u0000-\u001F\u007F\\]/.test(target)) return fallback;
+  const base = "http://stride.invalid";
+  const url = new URL(target, base);
+  return url.origin === base ? url.pathname + url.search + url.hash : fallback;
 }
 
 /** After a login or a registration on the web: the session cookie, then where the user was going. */

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+
+import { loginSchema, profileFormSchema, profileSchema, registerFormSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
+
+const valid = { name: "Nimal", email: "Nimal@Example.com", password: "secret123", address: "12 Galle Road", phone: "0771234567" };
+const messagesFor = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }, field: string) =>
+  (result.error?.issues ?? []).filter((issue) => issue.path[0] === field).map((issue) => issue.message);
+
+describe("registerSchema", () => {
+  it("accepts a valid body, trimming and lower-casing the e-mail, dropping unknown keys", () => {
+    const result = registerSchema.parse({ ...valid, name: " Nimal ", email: "  Nimal@Example.COM ", role: "ROLE_ADMIN" });
+    expect(result).toEqual({ ...valid, email: "nimal@example.com" });
+    expect(result).not.toHaveProperty("role");
+  });
+
+  it("requires every field", () => {
+    for (const field of Object.keys(valid)) {
+      const body: Record<string, unknown> = { ...valid };
+      delete body[field];
+      const result = registerSchema.safeParse(body);
+      expect(result.success, field).toBe(false);
+      expect(messagesFor(result, field).length, field).toBeGreaterThan(0);
+    }
+  });
+
+  it("phone: exactly 10 digits, a string", () => {
+    for (const phone of ["077123456", "07712345678", "077-123-456", "abcdefghij", ""]) {
+      expect(messagesFor(registerSchema.safeParse({ ...valid, phone }), "phone"), phone).toEqual(["Phone number must be exactly 10 digits"]);
+    }
+    expect(registerSchema.safeParse({ ...valid, phone: 771234567 }).success).toBe(false);
+  });
+
+  it("password: at least 6 characters", () => {
+    expect(messagesFor(registerSchema.safeParse({ ...valid, password: "12345" }), "password")).toEqual(["Password must be at least 6 characters long"]);
+    expect(registerSchema.safeParse({ ...valid, password: "123456" }).success).toBe(true);
+  });
+
+  it("e-mail: well formed", () => {
+    for (const email of ["plain", "a@", "@b.com", "a b@c.com"]) expect(registerSchema.safeParse({ ...valid, email }).success, email).toBe(false);
+  });
+});
+
+describe("registerFormSchema", () => {
+  it("requires the confirmation to match", () => {
+    const result = registerFormSchema.safeParse({ ...valid, confirmPassword: "secret124" });
+    expect(result.success).toBe(false);
+    expect(messagesFor(result, "confirmPassword")).toEqual(["Passwords do not match"]);
+    expect(registerFormSchema.safeParse({ ...valid, confirmPassword: "secret123" }).success).toBe(true);
+  });
+});
+
+describe("loginSchema", () => {
+  it("normalises the e-mail and requires a password", () => {
+    expect(loginSchema.parse({ email: " A@B.COM ", password: "x" })).toEqual({ email: "a@b.com", password: "x" });
+    expect(loginSchema.safeParse({ email: "a@b.com", password: "" }).success).toBe(false);
+  });
+});
+
+describe("profileSchema", () => {
+  const base = { name: "Nimal", email: "nimal@example.com", address: "1 Road", phone: "0771234567" };
+  it("turns a blank, null or missing password into undefined (keep the current one)", () => {
+    expect(profileSchema.parse({ ...base, password: "" }).password).toBeUndefined();
+    expect(profileSchema.parse({ ...base, password: null }).password).toBeUndefined();
+    expect(profileSchema.parse(base).password).toBeUndefined();
+    expect(profileSchema.parse({ ...base, password: "newpass1" }).password).toBe("newpass1");
+  });
+
+  it("refuses a short new password with the spec's message", () => {
+    expect(messagesFor(profileSchema.safeParse({ ...base, password: "abc" }), "password")).toContain("Password must be at least 6 characters long");
+  });
+
+  it("requires name and e-mail", () => {
+    expect(messagesFor(profileSchema.safeParse({ ...base, name: " " }), "name").length).toBeGreaterThan(0);
+    expect(messagesFor(profileSchema.safeParse({ ...base, email: "" }), "email").length).toBeGreaterThan(0);
+  });
+
+  it("the form version requires the confirmation to match a new password, and accepts both blank", () => {
+    expect(messagesFor(profileFormSchema.safeParse({ ...base, password: "newpass1", confirmPassword: "newpass2" }), "confirmPassword")).toEqual([
+      "Passwords do not match",
+    ]);
+    expect(profileFormSchema.safeParse({ ...base, password: "", confirmPassword: "" }).success).toBe(true);
+  });
+});
+
+describe("userSchema", () => {
+  it("is exactly the public fields (a hash would be stripped)", () => {
+    const user = userSchema.parse({ id: 1, name: "A", email: "a@b.c", phone: "0771234567", address: "x", role: "ROLE_CUSTOMER", passwordHash: "pbkdf2..." });
+    expect(Object.keys(user).sort()).toEqual(["address", "email", "id", "name", "phone", "role"]);
+    expect(userSchema.safeParse({ id: 1, name: "A", email: "a@b.c", phone: "", address: "", role: "ROLE_ROOT" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { reactRouter } from "@react-router/dev/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Integration tests in real workerd with real D1: requests go through SELF.fetch into workers/app.ts, which loads
+// React Router's server build (hence reactRouter() here). Storage is isolated per test file, not per test.
+// Do not add @cloudflare/vite-plugin's cloudflare() here: cloudflareTest() replaces it, and together they fail at
+// startup ("environment options are incompatible with the Cloudflare Vite plugin": resolve.external on "ssr").
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      main: "./workers/app.ts",
+      wrangler: { configPath: "./wrangler.jsonc" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations("migrations"),
+          JWT_SECRET: "test-secret-5b0f2c1e9d7a4f3b8c6e1a2d",
+        },
+      },
+    }),
+    reactRouter(),
+  ],
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    name: "workers",
+    include: ["tests/workers/**/*.test.ts"],
+    setupFiles: ["./tests/workers/setup.ts"],
+    // The first request of a file loads the server build through Vite (a few seconds); PBKDF2 costs ~100 ms a hash.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+}));
