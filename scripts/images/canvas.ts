@@ -660,7 +660,8 @@ interface State {
   clip: Float32Array | null;
 }
 
-type Shader = (x: number, y: number, out: Float32Array) => void;
+/** Entries in a gradient's colour lookup table. */
+const LUT_SIZE = 1024;
 
 function sampleStops(stops: readonly Stop[], t: number, out: Float32Array): void {
   const first = stops[0]!;
@@ -876,51 +877,80 @@ export class Canvas {
     return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
   }
 
-  private shader(paint: Paint): Shader {
+  /**
+   * Returns a per-pixel gradient parameter function plus a colour lookup
+   * table (LUT_SIZE RGBA entries), or null for solid colours.
+   */
+  private gradient(paint: LinearGradient | RadialGradient): { t: (x: number, y: number) => number; lut: Float32Array } {
     const m = this.state.m;
     const tx = (x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-    if (!("kind" in paint)) {
-      const { r, g, b, a } = paint;
-      return (_x, _y, out) => {
-        out[0] = r;
-        out[1] = g;
-        out[2] = b;
-        out[3] = a;
-      };
+    const lut = new Float32Array(LUT_SIZE * 4);
+    const px = this.px;
+    for (let i = 0; i < LUT_SIZE; i++) {
+      sampleStops(paint.stops, i / (LUT_SIZE - 1), px);
+      lut.set(px, i * 4);
     }
     if (paint.kind === "linear") {
       const [ax, ay] = tx(paint.x0, paint.y0);
       const [bx, by] = tx(paint.x1, paint.y1);
-      const dx = bx - ax;
-      const dy = by - ay;
-      const len2 = dx * dx + dy * dy || 1;
-      const stops = paint.stops;
-      return (x, y, out) => sampleStops(stops, ((x - ax) * dx + (y - ay) * dy) / len2, out);
+      const len2 = (bx - ax) ** 2 + (by - ay) ** 2 || 1;
+      const kx = (bx - ax) / len2;
+      const ky = (by - ay) / len2;
+      return { t: (x, y) => (x - ax) * kx + (y - ay) * ky, lut };
     }
     const [cx, cy] = tx(paint.cx, paint.cy);
     const r = paint.r * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2])) || 1;
-    const stops = paint.stops;
-    return (x, y, out) => sampleStops(stops, Math.hypot(x - cx, y - cy) / r, out);
+    return { t: (x, y) => Math.sqrt((x - cx) ** 2 + (y - cy) ** 2) / r, lut };
   }
 
   private composite(mask: Mask, paint: Paint, opacity: number): void {
-    const shade = this.shader(paint);
-    const px = this.px;
     const clip = this.state.clip;
     const W = this.width;
+    const cov = mask.cov;
+    const buf = this.buf;
+    if (!("kind" in paint)) {
+      const { r, g, b } = paint;
+      const pa = paint.a * opacity;
+      for (let y = 0; y < mask.h; y++) {
+        const row = (mask.y + y) * W + mask.x;
+        for (let x = 0; x < mask.w; x++) {
+          let a = cov[y * mask.w + x]! * pa;
+          if (a <= 0.002) continue;
+          const di = row + x;
+          if (clip) {
+            a *= clip[di]!;
+            if (a <= 0.002) continue;
+          }
+          const o = di * 3;
+          if (a >= 1) {
+            buf[o] = r;
+            buf[o + 1] = g;
+            buf[o + 2] = b;
+          } else {
+            buf[o] = buf[o]! + (r - buf[o]!) * a;
+            buf[o + 1] = buf[o + 1]! + (g - buf[o + 1]!) * a;
+            buf[o + 2] = buf[o + 2]! + (b - buf[o + 2]!) * a;
+          }
+        }
+      }
+      return;
+    }
+    const { t, lut } = this.gradient(paint);
+    const top = LUT_SIZE - 1;
     for (let y = 0; y < mask.h; y++) {
       const dy = mask.y + y;
+      const row = dy * W + mask.x;
       for (let x = 0; x < mask.w; x++) {
-        let c = mask.cov[y * mask.w + x]! * opacity;
+        let c = cov[y * mask.w + x]! * opacity;
         if (c <= 0.002) continue;
-        const dx = mask.x + x;
-        const di = dy * W + dx;
+        const di = row + x;
         if (clip) {
           c *= clip[di]!;
           if (c <= 0.002) continue;
         }
-        shade(dx + 0.5, dy + 0.5, px);
-        this.blend(di, px[0]!, px[1]!, px[2]!, c * px[3]!);
+        let k = Math.round(t(mask.x + x + 0.5, dy + 0.5) * top);
+        k = k < 0 ? 0 : k > top ? top : k;
+        this.blend(di, lut[k * 4]!, lut[k * 4 + 1]!, lut[k * 4 + 2]!, c * lut[k * 4 + 3]!);
       }
     }
   }

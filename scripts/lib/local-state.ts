@@ -1,0 +1,27 @@
+// Where the local D1 and R2 data live, shared by the Node scripts and the Wrangler commands they run.
+// `wrangler dev` and `wrangler d1 ... --local` keep their state in `<dir>/v3`, where <dir> is `--persist-to`
+// or `.wrangler/state` by default; getPlatformProxy takes the `v3` folder itself.
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const CONFIG_PATH = join(ROOT, "wrangler.jsonc");
+
+/** The folder given to `--persist-to` (env STRIDE_STATE, relative to the caller's directory), or undefined for Wrangler's default. */
+export const STATE_DIR: string | undefined = process.env.STRIDE_STATE ? resolve(process.env.STRIDE_STATE) : undefined;
+
+/** The persistence root Miniflare uses: the same folder `wrangler dev` reads. */
+export const MINIFLARE_PERSIST_ROOT = join(STATE_DIR ?? join(ROOT, ".wrangler/state"), "v3");
+
+/** Extra arguments for a local Wrangler command so it uses the same state. */
+export const persistArgs = (): string[] => (STATE_DIR ? ["--persist-to", STATE_DIR] : []);
+
+/** Every Wrangler child: offline machines, no telemetry. */
+export const wranglerEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+  ...extra,
+});
+
+export const WRANGLER_BIN = join(ROOT, "node_modules/.bin/wrangler");

@@ -1,0 +1,98 @@
+// Seeds the local D1 and R2 (the ones `wrangler dev` uses) with the demo accounts and catalogue, once.
+//   npm run seed                      default state, .wrangler/state
+//   STRIDE_STATE=/tmp/st npm run seed same folder as `wrangler ... --persist-to /tmp/st`
+// Migrations must have been applied first (npm start does it). Running it again changes nothing.
+import { eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+
+import * as schema from "../drizzle/schema";
+import { hashPassword } from "../app/services/password.server";
+import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_PRODUCTS, type DemoUser } from "./demo-catalogue";
+import { drawProduct } from "./images/product-art";
+import { CONFIG_PATH, MINIFLARE_PERSIST_ROOT } from "./lib/local-state";
+
+// The machines are offline: Miniflare must not fetch the `cf` object, nor Wrangler send metrics.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+
+interface SeedEnv {
+  DB: Parameters<typeof drizzle>[0];
+  BUCKET: { put(key: string, value: Uint8Array, options?: { httpMetadata?: { contentType?: string } }): Promise<unknown> };
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+async function userRow(user: DemoUser) {
+  const { password, ...rest } = user;
+  return { ...rest, passwordHash: await hashPassword(password) };
+}
+
+async function main() {
+  const started = Date.now();
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy<SeedEnv>({
+    configPath: CONFIG_PATH,
+    persist: { path: MINIFLARE_PERSIST_ROOT },
+    remoteBindings: false,
+  });
+  try {
+    const db = drizzle(proxy.env.DB, { schema });
+    const { users, products } = schema;
+
+    let existing;
+    try {
+      existing = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email)).limit(1);
+    } catch (error) {
+      throw new Error(`Cannot read the users table in ${MINIFLARE_PERSIST_ROOT}; apply the migrations first (npm run db:migrate).`, {
+        cause: error,
+      });
+    }
+    if (existing.length > 0) {
+      console.log(`Demo data already present (${MINIFLARE_PERSIST_ROOT}); nothing seeded.`);
+      return;
+    }
+
+    // Product ids are chosen here so each picture can be stored under products/{id}/ before the rows exist;
+    // the rows and the accounts are then written in one atomic batch. AUTOINCREMENT never reuses an id, so
+    // start after both the highest id present and the highest ever handed out.
+    const [{ maxId }] = await db.select({ maxId: sql<number>`coalesce(max(${products.id}), 0)` }).from(products);
+    const sequence = await proxy.env.DB.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'products'")
+      .first<{ seq: number }>()
+      .catch(() => null);
+    const firstId = Math.max(maxId, sequence?.seq ?? 0) + 1;
+
+    console.log(`  drawing and storing ${DEMO_PRODUCTS.length} product pictures...`);
+    const rows = [];
+    for (const [index, item] of DEMO_PRODUCTS.entries()) {
+      const id = firstId + index;
+      const imageKey = `products/${id}/${crypto.randomUUID()}`;
+      const png = drawProduct({ ...item.art, seed: index });
+      await proxy.env.BUCKET.put(imageKey, png, { httpMetadata: { contentType: "image/png" } });
+      const { art: _art, ...fields } = item;
+      rows.push({ id, ...fields, imageKey, imageType: "image/png", imageName: `${slug(item.name)}.png` });
+    }
+
+    const accounts = await Promise.all([userRow(DEMO_ADMIN), userRow(DEMO_CUSTOMER)]);
+    // One statement a row keeps each under D1's 100 bound parameters.
+    await db.batch([
+      db.insert(users).values(accounts[0]),
+      db.insert(users).values(accounts[1]),
+      ...rows.map((row) => db.insert(products).values(row)),
+    ]);
+
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`Seeded ${accounts.length} users, ${rows.length} products, ${rows.length} images in ${seconds} s (${MINIFLARE_PERSIST_ROOT}).`);
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error("Seeding failed:", error instanceof Error ? error.message : error);
+  if (error instanceof Error && error.cause) console.error("  cause:", error.cause instanceof Error ? error.cause.message : error.cause);
+  process.exit(1);
+});
