@@ -582,25 +582,25 @@ function accumulateEdge(
     const line = y * stride;
     if (hiI <= loI + 1) {
       const xmf = 0.5 * (xa + xb) - loFloor;
-      acc[line + loI] += d - d * xmf;
-      acc[line + loI + 1] += d * xmf;
+      acc[line + loI] = acc[line + loI]! + d - d * xmf;
+      acc[line + loI + 1] = acc[line + loI + 1]! + d * xmf;
     } else {
       const s = 1 / (hi - lo);
       const x0f = lo - loFloor;
       const a0 = 0.5 * s * (1 - x0f) * (1 - x0f);
       const x1f = hi - hiCeil + 1;
       const am = 0.5 * s * x1f * x1f;
-      acc[line + loI] += d * a0;
+      acc[line + loI] = acc[line + loI]! + d * a0;
       if (hiI === loI + 2) {
-        acc[line + loI + 1] += d * (1 - a0 - am);
+        acc[line + loI + 1] = acc[line + loI + 1]! + d * (1 - a0 - am);
       } else {
         const a1 = s * (1.5 - x0f);
-        acc[line + loI + 1] += d * (a1 - a0);
-        for (let xi = loI + 2; xi < hiI - 1; xi++) acc[line + xi] += d * s;
+        acc[line + loI + 1] = acc[line + loI + 1]! + d * (a1 - a0);
+        for (let xi = loI + 2; xi < hiI - 1; xi++) acc[line + xi] = acc[line + xi]! + d * s;
         const a2 = a1 + (hiI - loI - 3) * s;
-        acc[line + hiI - 1] += d * (1 - a2 - am);
+        acc[line + hiI - 1] = acc[line + hiI - 1]! + d * (1 - a2 - am);
       }
-      acc[line + hiI] += d * am;
+      acc[line + hiI] = acc[line + hiI]! + d * am;
     }
     x = xnext;
   }

@@ -1,8 +1,11 @@
 /**
- * Writes one PNG per art kind (plus a few seed/colour variants) to
- * /tmp/stride-art/ so the illustrations can be eyeballed.
+ * Writes one PNG per art kind to /tmp/stride-art/ (or outDir) so the
+ * illustrations can be eyeballed, and prints size + time per image.
  *
- *   npx tsx scripts/images/preview.ts [outDir]
+ *   npx tsx scripts/images/preview.ts [outDir] [--variants] [--sheet]
+ *
+ *   --variants  also writes <kind>-s2/-s3/-s4.png (same colours, other seeds)
+ *   --sheet     also writes _sheet-s<SEED>.png, all kinds at 320 px (SEED env, default 1)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,7 +41,7 @@ const SWATCHES: Record<ArtKind, Swatch> = {
   watch: { primary: "#101820", secondary: "#6b4423", accent: "#e0b04c", background: "#ececec" },
 };
 
-const outDir = process.argv[2] ?? "/tmp/stride-art";
+const outDir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "/tmp/stride-art";
 mkdirSync(outDir, { recursive: true });
 
 const start = performance.now();

@@ -1138,8 +1138,9 @@ function slipper(c: Canvas, pal: Palette, rng: Rng): void {
   c.fill(surface, linear(0, 664, 0, 694, [[0, darken(fluff, 0.1)], [1, lighten(fluff, 0.2)]]));
 
   if (closedBack) {
-    const back = Path.parse("M 214 694 C 204 640 214 600 240 590 C 290 600 340 640 366 694 Z");
+    const back = Path.parse("M 212 694 C 204 662 212 634 240 626 C 282 616 326 630 348 660 C 356 672 358 684 356 694 Z");
     shaded(c, back, plush, 0.14, 0.14);
+    c.stroke(Path.parse("M 214 660 C 214 638 226 628 244 624 C 282 616 322 630 344 656"), lighten(fluff, 0.08), { width: 16, cap: "round" });
   }
   const upper = Path.parse("M 420 694 C 428 612 500 566 610 558 C 716 552 800 592 828 644 C 842 668 840 688 832 694 Z");
   shaded(c, upper, plush, 0.16, 0.16);
@@ -1193,12 +1194,13 @@ function bag(c: Canvas, pal: Palette, rng: Rng): void {
 
   // back handle
   const handle = (dx: number, col: Color): void => {
-    const h = Path.parse(`M ${390 + dx} 392 C ${386 + dx} 230 ${614 + dx} 230 ${610 + dx} 392`);
+    const dy = dx ? -14 : 0;
+    const h = Path.parse(`M ${390 + dx} 392 C ${386 + dx} ${230 + dy} ${614 + dx} ${230 + dy} ${610 + dx} 392`);
     c.stroke(h, alpha(BLACK, 0.15), { width: 30 });
     c.stroke(h, col, { width: 24 });
     c.stroke(h.offset(-5), alpha(WHITE, 0.15), { width: 5 });
   };
-  handle(14, darken(trim, 0.3));
+  handle(34, darken(trim, 0.3));
 
   const body = Path.parse("M 300 380 L 700 380 L 752 726 C 756 752 744 760 720 760 L 280 760 C 256 760 244 752 248 726 Z");
   c.fill(body, hshade(body, leather, 0.12, 0.22));
@@ -1469,17 +1471,18 @@ function cap(c: Canvas, pal: Palette, rng: Rng): void {
   // button
   c.fill(Path.ellipse(486, 318, 22, 9), vshade(Path.rect(464, 309, 44, 18), fabric, 0.25, 0.2));
 
-  // brim seen slightly from above: top surface + underside thickness
-  const far = "M 596 594 C 700 560 836 578 906 646";
-  const nearEdge = "C 910 658 902 670 888 670 C 840 654 760 640 690 634 C 650 631 620 630 596 632";
-  c.fill(Path.parse("M 596 632 C 620 630 650 631 690 634 C 760 640 840 654 888 670 L 884 684 C 836 668 760 654 690 648 C 650 645 620 644 596 646 Z"), darken(brimC, 0.5));
-  const brim = Path.parse(`${far} ${nearEdge} Z`);
-  c.fill(Path.parse(`M 596 606 C 700 572 836 590 906 658 L 888 684 C 840 668 760 654 690 648 L 596 646 Z`), alpha(BLACK, 0.12));
-  c.fill(brim, linear(600, 580, 640, 660, [[0, darken(brimC, 0.12)], [0.6, lighten(brimC, 0.1)], [1, brimC]]));
+  // brim seen slightly from above: top surface + underside thickness, curving down
+  const brim = Path.parse(`M 592 596 C 700 562 830 586 900 672 C 906 682 898 692 886 688
+    C 840 662 760 642 690 636 C 650 633 620 632 596 634 Z`);
+  const under = Path.parse(`M 596 634 C 620 632 650 633 690 636 C 760 642 840 662 886 688
+    L 880 702 C 834 678 760 656 690 650 C 650 647 620 646 596 648 Z`);
+  c.fill(Path.parse("M 592 610 C 700 576 830 600 900 686 L 880 712 C 834 688 760 666 690 660 L 596 658 Z"), alpha(BLACK, 0.12));
+  c.fill(under, darken(brimC, 0.5));
+  c.fill(brim, linear(620, 580, 660, 660, [[0, darken(brimC, 0.1)], [0.6, lighten(brimC, 0.12)], [1, brimC]]));
   clipped(c, brim, () => {
     for (let k = 1; k <= 4; k++) {
       const t = k * 7;
-      stitch(c, Path.parse(`M 600 ${596 + t} C 704 ${564 + t} 836 ${584 + t * 0.7} 904 ${650 + t * 0.2}`), seam, 1.8, [6, 5]);
+      stitch(c, Path.parse(`M 596 ${598 + t} C 704 ${566 + t} 830 ${592 + t * 0.6} 896 ${676 + t * 0.1}`), seam, 1.8, [6, 5]);
     }
   });
   edge(c, brim, alpha(BLACK, 0.25), 2);
@@ -1594,7 +1597,7 @@ const KINDS: Record<ArtKind, KindSpec> = {
   belt: { draw: belt, box: [164, 340, 836, 740], shadow: [500, 640, 360, 80], tilt: 2 },
   wallet: { draw: wallet, box: [184, 340, 816, 706], shadow: [500, 700, 330, 20], tilt: 1.5 },
   socks: { draw: socks, box: [300, 130, 890, 740], shadow: [560, 728, 260, 16], tilt: 1.5 },
-  cap: { draw: cap, box: [220, 300, 912, 690], shadow: [560, 680, 340, 18], tilt: 2 },
+  cap: { draw: cap, box: [220, 300, 908, 702], shadow: [560, 694, 340, 18], tilt: 2 },
   watch: { draw: watch, box: [400, 90, 710, 896], shadow: [505, 892, 110, 12], tilt: 0 },
 };
 
