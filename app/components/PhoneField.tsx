@@ -15,7 +15,6 @@ export function PhoneField({ errors, defaultValue = "" }: { errors?: string[]; d
       autoComplete="tel-national"
       pattern={`\\d{${PHONE_DIGITS}}`}
       maxLength={PHONE_DIGITS}
-      placeholder="0771234567"
       value={phone}
       onChange={(event) => setPhone(event.target.value.replace(/\D/g, "").slice(0, PHONE_DIGITS))}
       hint={`${PHONE_DIGITS} digits, e.g. 0771234567`}

@@ -187,10 +187,15 @@ export function apiResource(prefix: string, table: ApiTable) {
 }
 export type ApiResource = ReturnType<typeof apiResource>;
 
-/** A multipart body, bounded before it is read (the largest upload plus room for the other fields). */
-export async function readMultipart(request: Request, maxBytes: number): Promise<FormData> {
+/** Refuses, before reading it, a body declared larger than the biggest upload plus room for the other fields. */
+export function assertUploadWithin(request: Request, maxBytes: number, tooLarge: { field: string; message: string }): void {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > maxBytes + MAX_JSON_BYTES) throw new HttpError(413, "Upload too large");
+  if (declared > maxBytes + MAX_JSON_BYTES) throw new HttpError(413, tooLarge.message, { [tooLarge.field]: [tooLarge.message] });
+}
+
+/** A multipart body, bounded before it is read. */
+export async function readMultipart(request: Request, maxBytes: number, tooLarge: { field: string; message: string }): Promise<FormData> {
+  assertUploadWithin(request, maxBytes, tooLarge);
   if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) throw badRequest("Expected a multipart/form-data body");
   try {
     return await request.formData();
@@ -199,9 +204,10 @@ export async function readMultipart(request: Request, maxBytes: number): Promise
   }
 }
 
-/** A multipart field that holds JSON (the API's `product` and `order` parts), validated by its schema. */
-export function parseJsonField<S extends z.ZodType>(form: FormData, field: string, schema: S): z.output<S> {
-  const value = form.get(field);
+/** A multipart field that holds JSON (the API's `product` and `order` parts), as text or as a JSON file part. */
+export async function parseJsonField<S extends z.ZodType>(form: FormData, field: string, schema: S): Promise<z.output<S>> {
+  const part = form.get(field);
+  const value = part instanceof File && part.size <= MAX_JSON_BYTES ? await part.text() : part;
   if (typeof value !== "string") throw badRequest(`The '${field}' part is required`, { [field]: [`The '${field}' part is required`] });
   let parsed: unknown;
   try {

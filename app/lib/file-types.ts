@@ -15,3 +15,15 @@ export function sniffFileType(bytes: Uint8Array): SniffedType | null {
 
 export const PRODUCT_IMAGE_TYPES: readonly SniffedType[] = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 export const PRODUCT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const PRODUCT_IMAGE_MESSAGES = {
+  size: "Image must be at most 5 MB",
+  type: "Image must be a JPEG, PNG, WebP or GIF picture",
+} as const;
+
+export const BANK_SLIP_TYPES: readonly SniffedType[] = ["image/jpeg", "image/png", "application/pdf"];
+export const BANK_SLIP_MAX_BYTES = 10 * 1024 * 1024;
+export const BANK_SLIP_MESSAGES = {
+  missing: "Please upload a bank slip",
+  type: "Please upload a valid image (JPEG, PNG) or PDF file",
+  size: "File size must be less than 10MB",
+} as const;

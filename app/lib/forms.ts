@@ -2,6 +2,8 @@ import type { z } from "zod";
 
 import type { FieldErrors } from "./http";
 
+export const FIX_FIELDS = "Please correct the highlighted fields.";
+
 export type FormResult<T> = { ok: true; data: T } | { ok: false; fieldErrors: FieldErrors; message: string };
 
 /** The text fields of a form (files left out), validated by the same schema the API uses. */
@@ -12,5 +14,6 @@ export function parseForm<S extends z.ZodType>(formData: FormData, schema: S): F
   if (result.success) return { ok: true, data: result.data };
   const fieldErrors: FieldErrors = {};
   for (const issue of result.error.issues) (fieldErrors[String(issue.path[0] ?? "_")] ??= []).push(issue.message);
-  return { ok: false, fieldErrors, message: result.error.issues[0]?.message ?? "Please check the form" };
+  // Each message shows under its field; the summary only points there.
+  return { ok: false, fieldErrors, message: FIX_FIELDS };
 }

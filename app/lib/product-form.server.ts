@@ -1,4 +1,6 @@
-import { parseWith } from "./api.server";
+import { parseWith, readMultipart } from "./api.server";
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "./file-types";
+import { FIX_FIELDS } from "./forms";
 import { HttpError, type FieldErrors } from "./http";
 import { productInputSchema, type ProductInput } from "./schemas/product";
 import { readProductImage, type ImageUpload } from "~/services/catalogue.server";
@@ -9,7 +11,13 @@ export type ProductFormRead =
   | { ok: false; message: string; fieldErrors: FieldErrors };
 
 export async function readProductForm(request: Request): Promise<ProductFormRead> {
-  const form = await request.formData();
+  let form: FormData;
+  try {
+    form = await readMultipart(request, PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
+  } catch (error) {
+    if (error instanceof HttpError) return { ok: false, message: error.message, fieldErrors: { imageFile: [error.message] } };
+    throw error;
+  }
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -39,6 +47,6 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
     if (!(error instanceof HttpError)) throw error;
     Object.assign(fieldErrors, error.fieldErrors);
   }
-  if (!input || Object.keys(fieldErrors).length) return { ok: false, message: "Please correct the highlighted fields.", fieldErrors };
+  if (!input || Object.keys(fieldErrors).length) return { ok: false, message: FIX_FIELDS, fieldErrors };
   return { ok: true, input, image };
 }

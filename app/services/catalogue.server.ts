@@ -1,7 +1,7 @@
-import { asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 
 import type { Category } from "~/lib/constants";
-import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_TYPES, sniffFileType } from "~/lib/file-types";
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffFileType } from "~/lib/file-types";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { HttpError, badRequest, notFound } from "~/lib/http";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductView, type Sort } from "~/lib/schemas/product";
@@ -80,6 +80,19 @@ function containsPattern(keyword: string): string {
 }
 
 /**
+ * Every upper/lower-case spelling of a short keyword (at most 4 for 2 characters): SQLite's LIKE ignores case only
+ * for ASCII, so "éc" must also be tried as "Éc". Spellings that change length (ß -> SS) are left out.
+ */
+function caseSpellings(keyword: string): string[] {
+  let spellings = [""];
+  for (const char of keyword) {
+    const forms = [...new Set([char, char.toLowerCase(), char.toUpperCase()])].filter((form) => [...form].length === 1);
+    spellings = spellings.flatMap((prefix) => forms.map((form) => prefix + form));
+  }
+  return [...new Set(spellings)];
+}
+
+/**
  * Products whose name, brand or category contains the keyword, case-insensitive, newest first. Keywords of 3 or more
  * characters go through the FTS5 trigram index; shorter ones scan newest-first and stop as soon as the page is full.
  * Returns one more row than asked, so a caller can tell whether another page follows without counting every match.
@@ -93,12 +106,14 @@ export async function searchProducts(db: Db, keyword: string, { page = 1, pageSi
     const ids = sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
     rows = await db.select().from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
   } else {
-    const pattern = containsPattern(keyword);
-    const matches = (column: AnyColumn) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+    const matches = caseSpellings(keyword).flatMap((spelling) => {
+      const pattern = containsPattern(spelling);
+      return [products.name, products.brand, products.category].map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`);
+    });
     rows = await db
       .select()
       .from(products)
-      .where(sql`${matches(products.name)} OR ${matches(products.brand)} OR ${matches(products.category)}`)
+      .where(sql.join(matches, sql` OR `))
       .orderBy(desc(products.id))
       .limit(size + 1)
       .offset(offset);
@@ -126,11 +141,11 @@ export interface ImageUpload {
 /** An uploaded product picture, checked by its bytes; null when no file was chosen. */
 export async function readProductImage(file: FormDataEntryValue | null): Promise<ImageUpload | null> {
   if (file === null || typeof file === "string" || file.size === 0) return null;
-  if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw new HttpError(413, "Image must be at most 5 MB", { imageFile: ["Image must be at most 5 MB"] });
+  if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw new HttpError(413, PRODUCT_IMAGE_MESSAGES.size, { imageFile: [PRODUCT_IMAGE_MESSAGES.size] });
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffFileType(bytes);
   if (!type || !PRODUCT_IMAGE_TYPES.includes(type)) {
-    throw new HttpError(415, "Image must be a JPEG, PNG, WebP or GIF picture", { imageFile: ["Image must be a JPEG, PNG, WebP or GIF picture"] });
+    throw new HttpError(415, PRODUCT_IMAGE_MESSAGES.type, { imageFile: [PRODUCT_IMAGE_MESSAGES.type] });
   }
   return { bytes, type, name: file.name.slice(0, 200) || "image" };
 }
@@ -210,7 +225,8 @@ export async function getProductImage(db: Db, bucket: R2Bucket, id: number, ifNo
   const etag = `"${uuid}"`;
   const versioned = version === uuid;
   const type = row.imageType ?? "application/octet-stream";
-  const matches = ifNoneMatch?.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
+  // If-None-Match compares weakly (RFC 9110): a cache may have weakened the tag to W/"...".
+  const matches = ifNoneMatch?.split(",").some((tag) => ["*", etag].includes(tag.trim().replace(/^W\//, "")));
   if (matches) return { etag, type, body: null, versioned };
   const object = await bucket.get(row.imageKey);
   if (!object) throw notFound("Image not found");

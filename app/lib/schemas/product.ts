@@ -16,9 +16,9 @@ const isRealDate = (value: string) => {
 
 /** What an admin sends for a product (API: the `product` JSON string; screens: the form, converted). */
 export const productInputSchema = z.object({
-  name: z.string().trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
-  brand: z.string().trim().min(1, "Brand is required").max(80, "Brand must be at most 80 characters"),
-  description: z.string().trim().min(1, "Description is required").max(2000, "Description must be at most 2000 characters"),
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
+  brand: z.string({ error: "Brand is required" }).trim().min(1, "Brand is required").max(80, "Brand must be at most 80 characters"),
+  description: z.string({ error: "Description is required" }).trim().min(1, "Description is required").max(2000, "Description must be at most 2000 characters"),
   price: z
     .number({ error: "Price must be a number" })
     .min(0, "Price cannot be negative")
@@ -30,7 +30,7 @@ export const productInputSchema = z.object({
     .int("Stock quantity must be a whole number")
     .min(0, "Stock quantity cannot be negative")
     .max(1_000_000, "Stock quantity is too high"),
-  releaseDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD").refine(isRealDate, "Release date is not a real date"),
+  releaseDate: z.string({ error: "Release date is required" }).regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD").refine(isRealDate, "Release date is not a real date"),
   productAvailable: z.boolean({ error: "productAvailable must be true or false" }).default(true),
 });
 export type ProductInput = z.infer<typeof productInputSchema>;
@@ -72,7 +72,9 @@ export const keywordSchema = z
   .string({ error: "keyword is required" })
   .trim()
   .min(1, "keyword is required")
-  .max(KEYWORD_MAX, `keyword must be at most ${KEYWORD_MAX} characters`);
+  .max(KEYWORD_MAX, `keyword must be at most ${KEYWORD_MAX} characters`)
+  // D1 cuts a statement's text at a NUL; no real keyword holds control characters.
+  .refine((keyword) => !/[\u0000-\u001f\u007f]/.test(keyword), "keyword must not contain control characters");
 
 export const searchQuerySchema = z.object({
   keyword: keywordSchema,

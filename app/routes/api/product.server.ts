@@ -1,5 +1,5 @@
 import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
-import { PRODUCT_IMAGE_MAX_BYTES } from "~/lib/file-types";
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "~/lib/file-types";
 import { productInputSchema, productSchema } from "~/lib/schemas/product";
 import { createProduct, deleteProduct, getProduct, getProductImage, readProductImage, updateProduct } from "~/services/catalogue.server";
 
@@ -13,8 +13,8 @@ const adminErrors = {
 const multipart = { product: productInputSchema, imageFile: "binary" } as const;
 
 async function readProductForm(request: Request) {
-  const form = await readMultipart(request, PRODUCT_IMAGE_MAX_BYTES);
-  const input = parseJsonField(form, "product", productInputSchema);
+  const form = await readMultipart(request, PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
+  const input = await parseJsonField(form, "product", productInputSchema);
   return { input, image: await readProductImage(form.get("imageFile")) };
 }
 
