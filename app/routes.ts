@@ -12,12 +12,26 @@ export default [
   route("search", "routes/search.tsx"),
   route("add_product", "routes/add-product.tsx"),
   route("product/update/:id", "routes/update-product.tsx"),
+  route("cart", "routes/cart.tsx"),
   route("cart/add", "routes/cart.add.ts"),
+  route("orders", "routes/orders.tsx"),
+  route("orders/:id", "routes/order.tsx"),
+  route("admin/dashboard", "routes/admin/dashboard.tsx"),
+  route("admin/users", "routes/admin/users.tsx"),
+  route("admin/orders", "routes/admin/orders.tsx"),
+
+  route("robots.txt", "routes/robots.ts"),
+  route("sitemap.xml", "routes/sitemap.ts", { id: "sitemap-index" }),
+  route("sitemaps/:file", "routes/sitemap.ts"),
 
   // REST API: one module per resource, each a table of endpoints
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/products/*", "routes/api/products.ts"),
   route("api/product/*", "routes/api/product.ts"),
+  route("api/cart/*", "routes/api/cart.ts"),
+  route("api/orders/*", "routes/api/orders.ts"),
+  route("api/reviews/*", "routes/api/reviews.ts"),
+  route("api/stats/*", "routes/api/stats.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -96,6 +96,8 @@ export const orders = sqliteTable(
     shippingAddress: text("shipping_address").notNull(),
     totalCents: integer("total_cents").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
+    // Who set the current status; the triggers of migrations/0005 copy it into the status history.
+    statusChangedBy: integer("status_changed_by").references(() => users.id, { onDelete: "set null" }),
     bankSlipKey: text("bank_slip_key"),
     bankSlipType: text("bank_slip_type"),
     createdAt: timestamp("created_at"),
@@ -106,6 +108,8 @@ export const orders = sqliteTable(
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_status_created_idx").on(t.status, t.createdAt),
     index("orders_created_idx").on(t.createdAt),
+    // The slip is stored before the order exists, so its key (not the id) is what the order's batch finds it by.
+    uniqueIndex("orders_bank_slip_key_unique").on(t.bankSlipKey),
   ],
 );
 

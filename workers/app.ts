@@ -14,7 +14,7 @@ const requestHandler = createRequestHandler(() => import("virtual:react-router/s
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-function contentSecurityPolicy(nonce: string): string {
+function contentSecurityPolicy(nonce: string, frameableBySelf = false): string {
   return [
     "default-src 'self'",
     // No inline script but React Router's own, which carries the nonce.
@@ -27,7 +27,7 @@ function contentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    frameableBySelf ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
   ].join("; ");
 }
 
@@ -35,10 +35,13 @@ function withSecurityHeaders(response: Response, nonce: string): Response {
   // Responses from fetch or R2 can carry immutable headers; a copy shares the body stream.
   const secured = new Response(response.body, response);
   const headers = secured.headers;
-  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  // A response may let this site's own pages frame it (the admin's bank slip viewer shows a PDF slip in an iframe)
+  // by answering X-Frame-Options: SAMEORIGIN itself; everything else refuses every frame.
+  const frameableBySelf = headers.get("X-Frame-Options")?.toUpperCase() === "SAMEORIGIN";
+  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, frameableBySelf));
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
+  headers.set("X-Frame-Options", frameableBySelf ? "SAMEORIGIN" : "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   return secured;
 }

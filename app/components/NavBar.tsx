@@ -90,6 +90,11 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
         </>
       )}
       <CategoriesMenu />
+      {user && !isAdmin && (
+        <NavLink to="/orders" className={linkClass}>
+          My Orders
+        </NavLink>
+      )}
     </>
   );
   const cartLink = (

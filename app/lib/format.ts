@@ -28,3 +28,19 @@ export function formatDate(value: number | string | Date): string {
   const date = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
   return shortDate.format(date);
 }
+
+/** The shop's clock: order times are shown as shoppers and staff in Sri Lanka read them. */
+export const SHOP_TIME_ZONE = "Asia/Colombo";
+const shopDateTime = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZone: SHOP_TIME_ZONE,
+});
+
+/** 'Nov 22, 2026, 9:31 AM', date and time both in the shop's time zone. */
+export function formatDateTime(value: number | string | Date): string {
+  return shopDateTime.format(new Date(value));
+}

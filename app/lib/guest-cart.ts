@@ -1,4 +1,4 @@
-import { readCookie } from "./cookies";
+import { readCookie, serializeCookie } from "./cookies";
 
 // A visitor's cart lives in a cookie, so the server can render it and it works without JavaScript.
 export const GUEST_CART_COOKIE = "stride_cart";
@@ -28,4 +28,13 @@ export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
 
 export function serializeGuestCart(lines: GuestCartLine[]): string {
   return JSON.stringify(lines.map(({ productId, quantity }) => ({ productId, quantity })));
+}
+
+const GUEST_CART_MAX_AGE = 30 * 24 * 60 * 60;
+
+/** The Set-Cookie value for a visitor's cart. Readable by the page (not HttpOnly): it holds nothing secret. */
+export function guestCartCookie(lines: GuestCartLine[], secure: boolean): string {
+  // An empty cart deletes the cookie (empty value, Max-Age=0).
+  const value = lines.length ? serializeGuestCart(lines) : "";
+  return serializeCookie(GUEST_CART_COOKIE, value, { maxAge: lines.length ? GUEST_CART_MAX_AGE : 0, httpOnly: false, secure });
 }

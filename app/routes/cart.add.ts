@@ -1,13 +1,11 @@
 import { data, redirect } from "react-router";
 
-import { isSecureRequest, serializeCookie } from "~/lib/cookies";
-import { GUEST_CART_COOKIE, readGuestCart, serializeGuestCart } from "~/lib/guest-cart";
+import { isSecureRequest } from "~/lib/cookies";
+import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
 import { getOptionalUser, safeRedirectPath } from "~/services/session.server";
 import type { Route } from "./+types/cart.add";
-
-const GUEST_CART_MAX_AGE = 30 * 24 * 60 * 60;
 
 // One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
 export async function action({ request, context }: Route.ActionArgs) {
@@ -22,8 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       await addToServerCart(context.db, user.id, productId);
     } else {
       const lines = await addToGuestCart(context.db, readGuestCart(request.headers.get("Cookie")), productId);
-      // Readable by the page (not HttpOnly): it is the visitor's own cart and holds nothing secret.
-      headers.append("Set-Cookie", serializeCookie(GUEST_CART_COOKIE, serializeGuestCart(lines), { maxAge: GUEST_CART_MAX_AGE, httpOnly: false, secure: isSecureRequest(request) }));
+      headers.append("Set-Cookie", guestCartCookie(lines, isSecureRequest(request)));
     }
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

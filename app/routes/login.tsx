@@ -6,7 +6,7 @@ import { parseForm } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { loginSchema } from "~/lib/schemas/auth";
 import { INVALID_CREDENTIALS, login } from "~/services/auth.server";
-import { afterLoginPath, getOptionalUser, redirectWithSession } from "~/services/session.server";
+import { afterLoginPath, getOptionalUser, startSession } from "~/services/session.server";
 import type { Route } from "./+types/login";
 
 export const handle = { hideNav: true };
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return data({ message: INVALID_CREDENTIALS, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
     const { token, user } = await login(context.db, parsed.data, context.cloudflare.env.JWT_SECRET);
-    return redirectWithSession(request, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+    return startSession(request, context, user.id, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
   } catch (error) {
     if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {} }, { status: error.status });
     throw error;

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 
-import { isSecureRequest, serializeCookie } from "~/lib/cookies";
-import { GUEST_CART_COOKIE } from "~/lib/guest-cart";
+import { isSecureRequest } from "~/lib/cookies";
+import { guestCartCookie } from "~/lib/guest-cart";
 import { clearSessionCookie } from "~/services/session.server";
 import type { Route } from "./+types/logout";
 
@@ -9,7 +9,7 @@ import type { Route } from "./+types/logout";
 export function action({ request }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(request));
-  headers.append("Set-Cookie", serializeCookie(GUEST_CART_COOKIE, "", { maxAge: 0, httpOnly: false, secure: isSecureRequest(request) }));
+  headers.append("Set-Cookie", guestCartCookie([], isSecureRequest(request)));
   return redirect("/login", { headers });
 }
 

@@ -1,15 +1,19 @@
-import { data, Form, Link, redirect, useFetcher, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
 
 import { AddToCartButton } from "~/components/AddToCartButton";
-import { NotFoundPage } from "~/components/ErrorPage";
+import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { ProductImage } from "~/components/ProductImage";
+import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
 import { Toast } from "~/components/Toast";
 import { isPurchasable } from "~/lib/availability";
 import { formatDate, formatPrice } from "~/lib/format";
 import { HttpError } from "~/lib/http";
-import { deleteProduct, getProduct } from "~/services/catalogue.server";
-import { requireAdmin } from "~/services/session.server";
+import { reviewAction } from "~/lib/review-form.server";
+import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
+import { deleteProduct } from "~/services/catalogue.server";
+import { getProductReviews, type ReviewRecord } from "~/services/reviews.server";
+import { getOptionalUser, requireAdmin } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
 
@@ -19,22 +23,55 @@ function productId(value: string): number {
   return id;
 }
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
-  try {
-    const product = await getProduct(context.db, productId(params.id));
-    return { product, origin: new URL(request.url).origin };
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
-    throw error;
-  }
+/** How many reviews by others the page shows: 10, and 10 more each time 'Show more' is followed (?reviews=). */
+const REVIEWS_SHOWN_MAX = 200;
+function reviewsShown(value: string | null): number {
+  const asked = /^\d{1,4}$/.test(value ?? "") ? Number(value) : REVIEWS_STEP;
+  return Math.min(Math.max(asked, REVIEWS_STEP), REVIEWS_SHOWN_MAX);
 }
 
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const id = productId(params.id);
+  const url = new URL(request.url);
+  const user = await getOptionalUser(request, context);
+  const shown = reviewsShown(url.searchParams.get("reviews"));
+  // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
+  const page = await getProductReviews(context.db, id, { viewerId: user?.id ?? null, limit: shown });
+  if (!page) throw data(null, { status: 404 });
+  const isAdmin = user?.role === "ROLE_ADMIN";
+  // The page's data is public HTML: the authors' e-mails stay on the server.
+  const item = (review: ReviewRecord, mine: boolean): ReviewItem => ({
+    id: review.id,
+    comment: review.comment,
+    rating: review.rating,
+    userName: review.userName,
+    createdAt: review.createdAt,
+    edited: review.updatedAt !== review.createdAt,
+    mine,
+    canDelete: mine || isAdmin,
+  });
+  const reviews: ReviewsData = {
+    items: page.reviews.map((review) => item(review, false)),
+    own: page.own && item(page.own, true),
+    othersTotal: page.othersTotal,
+    distribution: page.distribution,
+    shown,
+    viewer: user ? (isAdmin ? "admin" : "customer") : "visitor",
+  };
+  return { product: page.product, reviews, origin: url.origin };
+}
+
+const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
+
 export async function action({ request, params, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  const id = productId(params.id);
   const form = await request.formData();
-  if (form.get("intent") !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
+  const intent = form.get("intent");
+  if (isReviewIntent(intent)) return reviewAction(request, context, id, intent, form);
+  if (intent !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
+  await requireAdmin(request, context);
   try {
-    await deleteProduct(context.db, context.cloudflare.env.BUCKET, productId(params.id));
+    await deleteProduct(context.db, context.cloudflare.env.BUCKET, id);
   } catch (error) {
     if (error instanceof HttpError) return data({ message: `Failed to delete product: ${error.message}` }, { status: error.status });
     throw error;
@@ -85,7 +122,9 @@ function AdminActions({ id, name }: { id: number; name: string }) {
 }
 
 export default function ProductPage() {
-  const { product } = useLoaderData<typeof loader>();
+  const { product, reviews } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
@@ -157,12 +196,7 @@ export default function ProductPage() {
         </div>
       </div>
 
-      <section id="reviews" aria-labelledby="reviews-heading" className="mt-16 scroll-mt-24 border-t border-slate-200 pt-10 dark:border-slate-800">
-        <h2 id="reviews-heading" className="text-2xl font-bold tracking-tight">
-          Reviews
-        </h2>
-        <p className="mt-3 text-slate-600 dark:text-slate-400">{product.reviewCount ? `${product.reviewCount} reviews` : "No reviews yet."}</p>
-      </section>
+      <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
       {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
       {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
     </div>
@@ -189,6 +223,8 @@ export function meta({ data }: Route.MetaArgs) {
   ];
 }
 
-export function ErrorBoundary() {
-  return <NotFoundPage />;
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <ErrorPage title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment." />;
 }

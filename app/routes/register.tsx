@@ -7,7 +7,7 @@ import { parseForm } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
 import { registerUser } from "~/services/auth.server";
-import { afterLoginPath, getOptionalUser, redirectWithSession } from "~/services/session.server";
+import { afterLoginPath, getOptionalUser, startSession } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 import type { Route } from "./+types/register";
 
@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const user = await registerUser(context.db, parsed.data);
     // A new customer is logged in at once.
     const token = await issueToken(user.id, context.cloudflare.env.JWT_SECRET);
-    return redirectWithSession(request, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+    return startSession(request, context, user.id, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
   } catch (error) {
     if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {} }, { status: error.status });
     throw error;

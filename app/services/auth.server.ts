@@ -3,7 +3,7 @@ import { and, asc, eq, gt, lt } from "drizzle-orm";
 import type { Role } from "~/lib/constants";
 import { HttpError, conflict, unauthorized } from "~/lib/http";
 import type { LoginInput, ProfileInput, PublicUser, RegisterInput } from "~/lib/schemas/auth";
-import { type Db, schema } from "./db.server";
+import { constraintFailure, type Db, schema } from "./db.server";
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from "./password.server";
 import { issueToken, readTokenSubject } from "./token.server";
 
@@ -25,11 +25,6 @@ const publicColumns = {
 
 export type SessionUser = PublicUser;
 
-function isUniqueViolation(error: unknown): boolean {
-  const text = String((error as { cause?: unknown })?.cause ?? "") + String(error);
-  return text.includes("UNIQUE constraint failed");
-}
-
 export async function findUserById(db: Db, id: number): Promise<SessionUser | null> {
   const [user] = await db.select(publicColumns).from(users).where(eq(users.id, id)).limit(1);
   return user ?? null;
@@ -50,7 +45,7 @@ export async function registerUser(db: Db, input: RegisterInput, role: Role = "R
       .returning(publicColumns);
     return user;
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    if (constraintFailure(error) === "unique") throw conflict(EMAIL_TAKEN);
     throw error;
   }
 }
@@ -112,7 +107,7 @@ export async function updateProfile(db: Db, userId: number, input: ProfileInput)
     if (!user) throw unauthorized();
     return user;
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    if (constraintFailure(error) === "unique") throw conflict(EMAIL_TAKEN);
     throw error;
   }
 }

@@ -2,7 +2,9 @@ import { redirect, type AppLoadContext } from "react-router";
 
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
+import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { findUserByToken, type SessionUser } from "./auth.server";
+import { mergeIntoServerCart } from "./cart.server";
 import { TOKEN_LIFETIME_SECONDS } from "./token.server";
 
 // The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
@@ -88,9 +90,18 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
   return url.origin === base ? url.pathname + url.search + url.hash : fallback;
 }
 
-/** After a login or a registration on the web: the session cookie, then where the user was going. */
-export function redirectWithSession(request: Request, token: string, to: string): Response {
-  return redirect(to, { headers: { "Set-Cookie": sessionCookie(request, token) } });
+/**
+ * After a login or a registration on the web: the visitor's cookie cart joins the saved cart (and the cookie goes,
+ * since the server cart is the one shown from now on), the session cookie is set, and the browser goes on.
+ */
+export async function startSession(request: Request, context: AppLoadContext, userId: number, token: string, to: string): Promise<Response> {
+  const guestLines = readGuestCart(request.headers.get("Cookie"));
+  const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
+  if (guestLines.length) {
+    await mergeIntoServerCart(context.db, userId, guestLines);
+    headers.append("Set-Cookie", guestCartCookie([], isSecureRequest(request)));
+  }
+  return redirect(to, { headers });
 }
 
 /** Admins land on their dashboard, others on the shop; a local `redirect` query wins for both (the page they asked for). */

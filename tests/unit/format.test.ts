@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { centsToRupees, formatDate, formatLkr, formatPrice, rupeesToCents } from "~/lib/format";
+import { centsToRupees, formatDate, formatDateTime, formatLkr, formatPrice, rupeesToCents } from "~/lib/format";
 
 // Both take rupees (the unit views and the API carry), not cents.
 describe("formatPrice", () => {
@@ -68,5 +68,12 @@ describe("rupeesToCents / centsToRupees", () => {
   it("centsToRupees is the inverse", () => {
     expect(centsToRupees(349950)).toBe(3499.5);
     expect(centsToRupees(rupeesToCents(12500)!)).toBe(12500);
+  });
+});
+
+describe("formatDateTime", () => {
+  it("shows date and time in Sri Lanka's time zone (UTC+5:30), so late-evening UTC is the next day", () => {
+    expect(formatDateTime("2026-11-22T04:01:53.000Z")).toBe("Nov 22, 2026, 9:31 AM");
+    expect(formatDateTime(Date.UTC(2026, 10, 22, 20, 0, 0))).toBe("Nov 23, 2026, 1:30 AM");
   });
 });

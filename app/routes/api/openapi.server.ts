@@ -2,11 +2,15 @@ import { z } from "zod";
 
 import { apiResource, endpoint, json, type ApiResource } from "~/lib/api.server";
 import { authApi } from "./auth.server";
+import { cartApi } from "./cart.server";
+import { ordersApi } from "./orders.server";
 import { productApi } from "./product.server";
 import { productsApi } from "./products.server";
+import { reviewsApi } from "./reviews.server";
+import { statsApi } from "./stats.server";
 
 // Every resource joins this list; the document is built from the tables the routes dispatch and validate with.
-const resources: ApiResource[] = [authApi, productsApi, productApi];
+const resources: ApiResource[] = [authApi, productsApi, productApi, cartApi, ordersApi, reviewsApi, statsApi];
 
 const errorSchema = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.array(z.string())).optional() });
 const toSchema = (schema: z.ZodType, io: "input" | "output") => z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });

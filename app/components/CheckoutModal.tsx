@@ -1,0 +1,186 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigate, useRevalidator } from "react-router";
+
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
+import { formatLkr } from "~/lib/format";
+import type { CartLine } from "~/lib/schemas/cart";
+import type { PublicUser } from "~/lib/schemas/auth";
+import { checkoutCustomerSchema } from "~/lib/schemas/order";
+import { Field, FormAlert } from "./Field";
+import { Modal } from "./Modal";
+
+export const CHECKOUT_CLOSE_MS = 2000;
+
+interface Bank {
+  name: string;
+  branch: string;
+  accountName: string;
+  accountNumber: string;
+}
+
+/** SPEC §8: the server's message if any, else one per status. */
+async function failureMessage(response: Response | null): Promise<string> {
+  if (!response) return "Cannot connect to server. Please check your internet connection and try again.";
+  const body = (await response.json().catch(() => null)) as { message?: string } | null;
+  if (response.status === 401) return "Authentication failed. Please try logging in again.";
+  if (response.status === 403) return "Access denied. Please check your permissions.";
+  if (body?.message) return body.message;
+  return `Failed to place order. Error: ${response.status}.`;
+}
+
+/** SPEC §5's slip checks, in its order; the type is read from the file's first bytes, as the server does. */
+async function slipProblem(file: File | null): Promise<string | null> {
+  if (!file || file.size === 0) return BANK_SLIP_MESSAGES.missing;
+  const type = sniffFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
+  if (!type || !BANK_SLIP_TYPES.includes(type)) return BANK_SLIP_MESSAGES.type;
+  if (file.size >= BANK_SLIP_MAX_BYTES) return BANK_SLIP_MESSAGES.size;
+  return null;
+}
+
+export function CheckoutModal({
+  user,
+  lines,
+  bank,
+  serverError,
+}: {
+  user: PublicUser;
+  lines: CartLine[];
+  bank: Bank;
+  serverError: { message: string; fieldErrors?: Record<string, string[]> } | null;
+}) {
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const form = useRef<HTMLFormElement>(null);
+  const [slip, setSlip] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
+  const [placing, setPlacing] = useState(false);
+  const [placed, setPlaced] = useState(false);
+  const total = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  const close = () => navigate("/cart", { replace: true, preventScrollReset: true });
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  function chooseSlip(file: File | null) {
+    setSlip(file);
+    setPreview(file && file.type !== "application/pdf" ? URL.createObjectURL(file) : null);
+  }
+
+  async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setMessage(null);
+    const values = Object.fromEntries(new FormData(event.currentTarget));
+    const customer = checkoutCustomerSchema.safeParse(values);
+    const problem = !customer.success ? customer.error.issues[0].message : await slipProblem(slip);
+    if (problem || !customer.success || !slip) return setMessage({ tone: "error", text: problem ?? BANK_SLIP_MESSAGES.missing });
+
+    const body = new FormData();
+    body.set("order", JSON.stringify({ ...customer.data, orderItems: lines.map(({ productId, quantity }) => ({ productId, quantity })) }));
+    body.set("bankSlip", slip);
+    setPlacing(true);
+    const response = await fetch("/api/orders", { method: "POST", body }).catch(() => null);
+    setPlacing(false);
+    if (!response?.ok) return setMessage({ tone: "error", text: await failureMessage(response) });
+
+    const order = (await response.json()) as { id: number };
+    form.current?.reset();
+    chooseSlip(null);
+    setPlaced(true);
+    setMessage({ tone: "success", text: `Order #${order.id} placed! It is pending payment verification; we will confirm it once your slip is checked.` });
+    setTimeout(() => {
+      revalidator.revalidate(); // the server emptied the cart with the order
+      close();
+      window.alert(`Thank you! Your order #${order.id} has been placed. You can follow it under My Orders.`);
+    }, CHECKOUT_CLOSE_MS);
+  }
+
+  const errors = serverError?.fieldErrors;
+  return (
+    <Modal title="Checkout" closeTo="/cart" closeLabel="Close checkout" size="xl" testId="checkout">
+      <section aria-labelledby="bank-title" className="rounded-2xl bg-brand-50 p-5 text-sm dark:bg-slate-800">
+        <h3 id="bank-title" className="font-semibold">
+          Pay by bank transfer
+        </h3>
+        <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+          <li>Transfer the total below to our account.</li>
+          <li>Upload a photo or PDF of the bank slip here and place your order.</li>
+          <li>We check the slip and confirm your order, usually within one working day.</li>
+        </ol>
+        <dl className="mt-4 grid gap-x-6 gap-y-1 sm:grid-cols-2">
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Bank</dt>
+            <dd className="font-medium">{bank.name}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Branch</dt>
+            <dd className="font-medium">{bank.branch}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Account name</dt>
+            <dd className="font-medium">{bank.accountName}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Account number</dt>
+            <dd className="font-mono font-semibold tracking-wide">{bank.accountNumber}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <div className="mt-5 rounded-2xl border border-slate-200 p-4 text-sm dark:border-slate-800">
+        <ul className="space-y-1">
+          {lines.map((line) => (
+            <li key={line.productId} className="flex justify-between gap-4">
+              <span>
+                {line.productName} × {line.quantity}
+              </span>
+              <span>{formatLkr(line.unitPrice * line.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-3 flex justify-between border-t border-slate-200 pt-3 text-base font-bold dark:border-slate-800">
+          <span>Total</span>
+          <span data-testid="checkout-total">{formatLkr(total)}</span>
+        </p>
+      </div>
+
+      {/* Without JavaScript this form posts to the cart's action, which places the same order. */}
+      <Form ref={form} method="post" action="/cart?checkout" encType="multipart/form-data" onSubmit={placeOrder} className="mt-6 space-y-4" noValidate>
+        <input type="hidden" name="intent" value="checkout" />
+        {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field name="customerName" label="Full name" autoComplete="name" defaultValue={user.name} errors={errors?.customerName} />
+          <Field name="customerEmail" label="Email" type="email" autoComplete="email" defaultValue={user.email} errors={errors?.customerEmail} />
+          <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={user.phone} errors={errors?.customerPhone} />
+          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={user.address} errors={errors?.shippingAddress} />
+        </div>
+        <Field
+          name="bankSlip"
+          label="Bank slip"
+          type="file"
+          accept="image/jpeg,image/png,application/pdf"
+          hint="A photo (JPEG or PNG) or a PDF, less than 10MB"
+          errors={errors?.bankSlip}
+          onChange={(event) => chooseSlip(event.currentTarget.files?.[0] ?? null)}
+        />
+        {slip &&
+          (preview ? (
+            <img src={preview} alt="Preview of your bank slip" className="max-h-[500px] w-auto rounded-xl border border-slate-200 dark:border-slate-700" />
+          ) : (
+            <p className="rounded-xl border border-slate-200 px-4 py-3 text-sm dark:border-slate-700">
+              PDF selected: <span className="font-medium">{slip.name}</span>
+            </p>
+          ))}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Link to="/cart" replace preventScrollReset className="btn-secondary">
+            Cancel
+          </Link>
+          {/* Disabled until a slip is chosen; before hydration the server checks it instead. */}
+          <button type="submit" className="btn-primary" disabled={placing || placed || (hydrated && !slip)}>
+            {placing ? "Placing order..." : `Place Order · ${formatLkr(total)}`}
+          </button>
+        </div>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,115 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
+
+import { CloseIcon } from "./icons";
+
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex='-1'])";
+
+const SIZES = { md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl" } as const;
+
+/**
+ * Keeps Tab and Shift+Tab inside the dialog, closes it on Escape, locks the page's scroll, and gives the focus back to
+ * whatever had it (the button that opened the dialog) when it goes. The first `[data-autofocus]` element gets the focus
+ * on opening, else the dialog itself, so a screen reader starts at its title.
+ */
+function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: () => void) {
+  const escape = useRef(onEscape);
+  escape.current = onEscape;
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const returnTo = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    (dialog.querySelector<HTMLElement>("[data-autofocus]") ?? dialog).focus();
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        return escape.current();
+      }
+      if (event.key !== "Tab") return;
+      const focusable = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => element.offsetParent !== null || element === document.activeElement);
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (!first || !last) return event.preventDefault();
+      const active = document.activeElement;
+      if (event.shiftKey && (active === first || active === dialog || !dialog.contains(active))) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.body.style.overflow = overflow;
+      if (returnTo?.isConnected) returnTo.focus();
+    };
+  }, [ref]);
+}
+
+export interface ModalProps {
+  /** The dialog's title; it labels the dialog (aria-labelledby). */
+  title: ReactNode;
+  /** Where closing goes: the close button is a Link there (so it works without JavaScript); Escape and a click on the backdrop go there too. */
+  closeTo: string;
+  closeLabel?: string;
+  /** A line under the title; it describes the dialog (aria-describedby). */
+  description?: ReactNode;
+  size?: keyof typeof SIZES;
+  children: ReactNode;
+  testId?: string;
+}
+
+/**
+ * A modal dialog opened by the URL (a search parameter the page's loader reads), so it is rendered on the server and
+ * works without JavaScript; with JavaScript it traps the focus and closes on Escape.
+ */
+export function Modal({ title, closeTo, closeLabel = "Close", description, size = "lg", children, testId }: ModalProps) {
+  const navigate = useNavigate();
+  const dialog = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  const close = () => navigate(closeTo, { replace: true, preventScrollReset: true });
+  useDialogBehaviour(dialog, close);
+  return (
+    <div
+      className="fixed inset-0 z-50 flex items-end justify-center overflow-y-auto bg-slate-950/60 p-0 backdrop-blur-[2px] sm:items-start sm:p-8"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) close();
+      }}
+    >
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        tabIndex={-1}
+        data-testid={testId}
+        className={`card relative w-full ${SIZES[size]} rounded-b-none p-5 shadow-2xl outline-none sm:rounded-b-2xl sm:p-7`}
+      >
+        <Link
+          to={closeTo}
+          replace
+          preventScrollReset
+          aria-label={closeLabel}
+          className="absolute right-2 top-2 inline-flex size-11 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 sm:right-3 sm:top-3"
+        >
+          <CloseIcon className="size-5" />
+        </Link>
+        <h2 id={titleId} className="pr-12 text-xl font-bold tracking-tight">
+          {title}
+        </h2>
+        {description && (
+          <p id={descriptionId} className="mt-1 pr-12 text-sm text-slate-600 dark:text-slate-400">
+            {description}
+          </p>
+        )}
+        <div className="mt-5">{children}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { Link } from "react-router";
+
+import { formatDateTime, formatLkr } from "~/lib/format";
+import type { OrderView } from "~/lib/schemas/order";
+import { StatusBadge } from "./StatusBadge";
+
+/** An order's lines and total, as a customer and an admin both read them. */
+export function OrderLines({ order }: { order: OrderView }) {
+  return (
+    <table className="w-full text-sm">
+      <caption className="sr-only">Items of order #{order.id}</caption>
+      <thead className="text-left text-xs uppercase tracking-wider text-slate-500 dark:text-slate-400">
+        <tr>
+          <th scope="col" className="py-2 font-semibold">
+            Item
+          </th>
+          <th scope="col" className="py-2 text-right font-semibold">
+            Qty
+          </th>
+          <th scope="col" className="py-2 text-right font-semibold">
+            Price
+          </th>
+          <th scope="col" className="py-2 text-right font-semibold">
+            Subtotal
+          </th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+        {order.orderItems.map((item, index) => (
+          <tr key={index}>
+            <td className="py-2 pr-2">
+              {item.productId ? (
+                <Link to={`/product/${item.productId}`} className="hover:underline">
+                  {item.productName}
+                </Link>
+              ) : (
+                item.productName
+              )}
+            </td>
+            <td className="py-2 text-right">{item.quantity}</td>
+            <td className="py-2 text-right">{formatLkr(item.price)}</td>
+            <td className="py-2 text-right">{formatLkr(item.subtotal)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr className="border-t border-slate-300 font-bold dark:border-slate-700">
+          <th scope="row" colSpan={3} className="py-2 text-left">
+            Total
+          </th>
+          <td className="py-2 text-right">{formatLkr(order.totalAmount)}</td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+export function OrderHistory({ order }: { order: OrderView }) {
+  return (
+    <ol className="space-y-3">
+      {order.statusHistory.map((entry, index) => (
+        <li key={index} className="flex flex-wrap items-center gap-2 text-sm">
+          <StatusBadge status={entry.status} />
+          <time dateTime={entry.changedAt} className="text-slate-600 dark:text-slate-400">
+            {formatDateTime(entry.changedAt)}
+          </time>
+          {entry.changedBy && <span className="text-slate-500 dark:text-slate-400">by {entry.changedBy}</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}

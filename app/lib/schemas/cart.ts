@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+// Query strings are text: read strictly, whole numbers only.
+const integerText = (name: string) => z.string({ error: `${name} is required` }).regex(/^-?\d{1,9}$/, `${name} must be a whole number`).transform(Number);
+
+export const cartProductQuerySchema = z.object({
+  productId: integerText("productId").pipe(z.number().min(1, "productId must be at least 1")),
+});
+export const cartAddQuerySchema = cartProductQuerySchema.extend({
+  quantity: integerText("quantity").pipe(z.number().min(1, "quantity must be at least 1")).optional(),
+});
+export const cartSetQuerySchema = cartProductQuerySchema.extend({
+  quantity: integerText("quantity"),
+});
+
+export const cartMergeSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        productId: z.number().int().min(1),
+        quantity: z.number().int().min(1).max(10_000),
+      }),
+    )
+    .max(100, "At most 100 lines"),
+});
+
+export const cartLineSchema = z.object({
+  productId: z.number().int(),
+  productName: z.string(),
+  brand: z.string(),
+  unitPrice: z.number(),
+  quantity: z.number().int(),
+  stockQuantity: z.number().int(),
+  imageUrl: z.string().nullable(),
+  productAvailable: z.boolean(),
+});
+export type CartLine = z.infer<typeof cartLineSchema>;

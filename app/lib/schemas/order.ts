@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+import { ORDER_STATUSES } from "../constants";
+
+export const ORDER_MAX_LINES = 50;
+
+// The checkout's checks, in SPEC.md §5's order and with its messages.
+export const checkoutCustomerSchema = z.object({
+  customerName: z.string({ error: "Please enter your full name" }).trim().min(1, "Please enter your full name").max(100, "Full name must be at most 100 characters"),
+  customerEmail: z
+    .string({ error: "Please enter your email" })
+    .trim()
+    .min(1, "Please enter your email")
+    .pipe(z.email("Please enter a valid email address"))
+    .pipe(z.string().max(254)),
+  customerPhone: z
+    .string({ error: "Please enter your phone number" })
+    .trim()
+    .min(1, "Please enter your phone number")
+    .regex(/^\+?[\d\s-]{7,20}$/, "Please enter a valid phone number"),
+  shippingAddress: z.string({ error: "Please enter your shipping address" }).trim().min(1, "Please enter your shipping address").max(500, "Shipping address must be at most 500 characters"),
+});
+
+/** The API's `order` part. Names and prices may be sent but are ignored: the catalogue decides them. */
+export const orderInputSchema = checkoutCustomerSchema.extend({
+  orderItems: z
+    .array(
+      z.object({
+        productId: z.number({ error: "productId must be a number" }).int().min(1),
+        quantity: z.number({ error: "quantity must be a number" }).int("quantity must be a whole number").min(1, "quantity must be at least 1").max(10_000),
+        productName: z.string().optional(),
+        price: z.number().optional(),
+      }),
+    )
+    .min(1, "Your order has no items")
+    .max(ORDER_MAX_LINES, `An order holds at most ${ORDER_MAX_LINES} lines`),
+});
+export type OrderInput = z.infer<typeof orderInputSchema>;
+
+export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` });
+export const orderStatusQuerySchema = z.object({ status: orderStatusSchema });
+export const orderListQuerySchema = z.object({ status: orderStatusSchema.optional() });
+
+export const orderSchema = z.object({
+  id: z.number().int(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  shippingAddress: z.string(),
+  totalAmount: z.number(),
+  status: orderStatusSchema,
+  orderDate: z.string(),
+  hasBankSlip: z.boolean(),
+  /** The slip's type as its bytes showed at upload (image/jpeg, image/png, application/pdf); null without a slip. */
+  bankSlipType: z.string().nullable(),
+  orderItems: z.array(
+    z.object({ productId: z.number().int().nullable(), productName: z.string(), quantity: z.number().int(), price: z.number(), subtotal: z.number() }),
+  ),
+  statusHistory: z.array(z.object({ status: orderStatusSchema, changedAt: z.string(), changedBy: z.string().nullable() })),
+});
+export type OrderView = z.infer<typeof orderSchema>;

@@ -1,0 +1,152 @@
+import type { ReactNode } from "react";
+import { Link, useLoaderData } from "react-router";
+
+import { FormAlert } from "~/components/Field";
+import { formatLkr } from "~/lib/format";
+import type { Stats } from "~/lib/schemas/stats";
+import { requireAdmin } from "~/services/session.server";
+import { getStats } from "~/services/stats.server";
+import type { Route } from "./+types/dashboard";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context);
+  try {
+    return { adminName: admin.name, stats: (await getStats(context.db)) as Stats | null, error: null };
+  } catch (error) {
+    console.error("Dashboard: reading the stats failed", error);
+    return { adminName: admin.name, stats: null, error: "Failed to load statistics" };
+  }
+}
+
+function StatTile({ label, value, testId, hint, className = "" }: { label: string; value: ReactNode; testId: string; hint?: string; className?: string }) {
+  return (
+    <div className={`card p-3 sm:p-5 ${className}`}>
+      <dt className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd data-testid={testId} className="mt-2 text-2xl font-bold tracking-tight whitespace-nowrap tabular-nums sm:text-3xl">
+        {value}
+      </dd>
+      {hint && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
+    </div>
+  );
+}
+
+function ActionCard({ to, title, text, icon, badge }: { to: string; title: string; text: string; icon: ReactNode; badge?: ReactNode }) {
+  return (
+    <Link
+      to={to}
+      className="card group flex min-h-11 items-start gap-4 p-5 transition hover:border-brand-500 hover:shadow-md focus-visible:border-brand-500 dark:hover:border-brand-400"
+    >
+      <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-300" aria-hidden="true">
+        {icon}
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="text-lg font-semibold group-hover:underline">{title}</span>
+          {badge}
+        </span>
+        <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{text}</span>
+      </span>
+      <span aria-hidden="true" className="self-center text-xl text-slate-400 transition group-hover:translate-x-0.5 group-hover:text-brand-600 dark:group-hover:text-brand-300">
+        →
+      </span>
+    </Link>
+  );
+}
+
+const svg = (path: ReactNode) => (
+  <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    {path}
+  </svg>
+);
+
+export default function AdminDashboardPage() {
+  const { adminName, stats, error } = useLoaderData<typeof loader>();
+  const pending = stats?.pendingOrders ?? 0;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <p className="text-sm font-medium text-brand-700 dark:text-brand-300">Admin</p>
+      <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">Dashboard</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Welcome back, {adminName}. Here is how the shop is doing.</p>
+
+      <section aria-labelledby="stats-heading" className="mt-8">
+        <h2 id="stats-heading" className="sr-only">
+          Quick stats
+        </h2>
+        {error ? (
+          <FormAlert>{error}</FormAlert>
+        ) : (
+          stats && (
+            // Phones and tablets: the revenue across the top, the three counts under it; desktops: four in a row.
+            <dl className="grid grid-cols-3 gap-3 sm:gap-4 lg:grid-cols-4">
+              <StatTile label="Total products" value={stats.totalProducts.toLocaleString("en-US")} testId="stat-total-products" />
+              <StatTile label="Total users" value={stats.totalUsers.toLocaleString("en-US")} testId="stat-total-users" />
+              <StatTile label="Pending orders" value={stats.pendingOrders.toLocaleString("en-US")} testId="stat-pending-orders" hint="Awaiting slip check" />
+              <StatTile label="Total revenue" value={formatLkr(stats.totalRevenue)} testId="stat-total-revenue" hint="Verified payments" className="order-first col-span-3 lg:order-none lg:col-span-1" />
+            </dl>
+          )
+        )}
+      </section>
+
+      <section aria-labelledby="manage-heading" className="mt-10">
+        <h2 id="manage-heading" className="text-lg font-semibold">
+          Manage the shop
+        </h2>
+        <div className="mt-4 grid gap-4 md:grid-cols-3">
+          <ActionCard
+            to="/admin/orders"
+            title="Orders"
+            text="Check bank slips and move orders along."
+            icon={svg(
+              <>
+                <path d="M6 3h12l1 4H5l1-4Z" />
+                <path d="M5 7v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7" />
+                <path d="M9 11h6M9 15h4" />
+              </>,
+            )}
+            badge={
+              stats && (
+                <span
+                  data-testid="pending-badge"
+                  className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${
+                    pending > 0
+                      ? "bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-400/15 dark:text-amber-200 dark:ring-amber-400/40"
+                      : "bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-700"
+                  }`}
+                >
+                  {pending} pending
+                </span>
+              )
+            }
+          />
+          <ActionCard
+            to="/admin/users"
+            title="Users"
+            text="Everyone with an account, and their role."
+            icon={svg(
+              <>
+                <circle cx="9" cy="8" r="3.5" />
+                <path d="M2.5 20a6.5 6.5 0 0 1 13 0" />
+                <path d="M16 4.5a3.5 3.5 0 0 1 0 7M18 14a6.5 6.5 0 0 1 3.5 6" />
+              </>,
+            )}
+          />
+          <ActionCard
+            to="/add_product"
+            title="Add Product"
+            text="Put a new pair or accessory on the shop."
+            icon={svg(
+              <>
+                <rect x="3.5" y="3.5" width="17" height="17" rx="3" />
+                <path d="M12 8v8M8 12h8" />
+              </>,
+            )}
+          />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Dashboard | Stride admin" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,82 @@
+import { z } from "zod";
+
+import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
+import { orderInputSchema, orderListQuerySchema, orderSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
+import { changeOrderStatus, getBankSlip, listAllOrders, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
+
+const auth401 = { description: "No token, or an invalid or expired one" };
+const admin403 = { description: "Not an admin" };
+
+export const ordersApi = apiResource("/api/orders", {
+  "POST /": endpoint({
+    summary: "Place an order: multipart `order` (JSON) and `bankSlip` (JPEG, PNG or PDF under 10 MB). Names, prices and the total come from the catalogue.",
+    auth: "user",
+    multipart: { order: orderInputSchema, bankSlip: "binary" },
+    responses: {
+      201: { description: "The order, status PENDING", schema: orderSchema },
+      400: { description: "Bad input (a missing field, no items, a missing slip)" },
+      401: auth401,
+      409: { description: "Insufficient stock for {productName}" },
+      413: { description: "Slip of 10 MB or more" },
+      415: { description: "Slip is not a JPEG, PNG or PDF (by its bytes)" },
+    },
+    handler: async ({ request, context, user }) => {
+      const form = await readMultipart(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
+      const input = await parseJsonField(form, "order", orderInputSchema);
+      const slip = await readBankSlip(form.get("bankSlip"));
+      return json(await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip), { status: 201 });
+    },
+  }),
+  "GET /my": endpoint({
+    summary: "The logged-in customer's orders, newest first",
+    auth: "user",
+    responses: { 200: { description: "Orders", schema: z.array(orderSchema) }, 401: auth401 },
+    handler: async ({ context, user }) => json(await listCustomerOrders(context.db, user.id)),
+  }),
+  "GET /admin/all": endpoint({
+    summary: "Every order, newest first, optionally by status (admin)",
+    auth: "admin",
+    query: orderListQuerySchema,
+    responses: { 200: { description: "Orders", schema: z.array(orderSchema) }, 400: { description: "Unknown status" }, 401: auth401, 403: admin403 },
+    handler: async ({ context, query }) => json(await listAllOrders(context.db, query.status)),
+  }),
+  "PUT /admin/{id}/status": endpoint({
+    summary: "Move an order to any status (admin). To CANCELLED puts the stock back; out of CANCELLED takes it again (409 if it is gone).",
+    auth: "admin",
+    query: orderStatusQuerySchema,
+    responses: {
+      200: { description: "The order", schema: orderSchema },
+      400: { description: "Unknown status" },
+      401: auth401,
+      403: admin403,
+      404: { description: "No such order" },
+      409: { description: "The stock to reopen a cancelled order is gone" },
+    },
+    handler: async ({ context, user, params, query }) => json(await changeOrderStatus(context.db, idParam(params.id, "Order"), query.status, user)),
+  }),
+  "GET /{id}/bank-slip": endpoint({
+    summary: "The order's bank slip, inline, with the type its bytes show (admin, or the customer who placed it)",
+    auth: "user",
+    responses: {
+      200: { description: "The slip", contentType: "application/octet-stream" },
+      401: auth401,
+      403: { description: "Another customer's order" },
+      404: { description: "No such order or slip" },
+    },
+    handler: async ({ context, user, params }) => {
+      const id = idParam(params.id, "Order");
+      const slip = await getBankSlip(context.db, context.cloudflare.env.BUCKET, id, user);
+      return new Response(slip.body, {
+        headers: {
+          "Content-Type": slip.type,
+          "Content-Length": String(slip.size),
+          "Content-Disposition": `inline; filename="bank-slip-${id}.${slip.type === "application/pdf" ? "pdf" : slip.type.split("/")[1]}"`,
+          "Cache-Control": "private, no-store",
+          // The admin's slip viewer frames a PDF slip; workers/app.ts keeps every other answer unframeable.
+          "X-Frame-Options": "SAMEORIGIN",
+        },
+      });
+    },
+  }),
+});

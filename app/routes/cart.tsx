@@ -1,0 +1,214 @@
+import { data, Link, redirect, useFetcher, useLoaderData, useRouteLoaderData, useSearchParams } from "react-router";
+
+import { CheckoutModal } from "~/components/CheckoutModal";
+import { FormAlert } from "~/components/Field";
+import { ProductImage } from "~/components/ProductImage";
+import { assertUploadWithin } from "~/lib/api.server";
+import { isSecureRequest } from "~/lib/cookies";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
+import { parseForm } from "~/lib/forms";
+import { formatPrice } from "~/lib/format";
+import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
+import { HttpError } from "~/lib/http";
+import type { CartLine } from "~/lib/schemas/cart";
+import { checkoutCustomerSchema } from "~/lib/schemas/order";
+import {
+  clearServerCart,
+  getGuestCart,
+  getServerCart,
+  removeFromServerCart,
+  setGuestCartQuantity,
+  setServerCartQuantity,
+} from "~/services/cart.server";
+import { placeOrder, readBankSlip } from "~/services/orders.server";
+import { getOptionalUser, requireUser } from "~/services/session.server";
+import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/cart";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request, context);
+  const lines = user ? await getServerCart(context.db, user.id) : await getGuestCart(context.db, readGuestCart(request.headers.get("Cookie")));
+  const env = context.cloudflare.env;
+  return {
+    lines,
+    checkoutOpen: new URL(request.url).searchParams.has("checkout") && user !== null && lines.length > 0,
+    bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
+  };
+}
+
+type CartActionData = { ok: boolean; message?: string; fieldErrors?: Record<string, string[]> };
+const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: error.message, fieldErrors: error.fieldErrors }, { status: error.status });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  try {
+    assertUploadWithin(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
+    const form = await request.formData();
+    const intent = form.get("intent");
+    if (intent === "checkout") return await checkout(request, context, form);
+    const user = await getOptionalUser(request, context);
+    const productId = Number(form.get("productId"));
+    const quantity = intent === "remove" ? 0 : Number(form.get("quantity"));
+    if (intent === "clear") {
+      if (user) await clearServerCart(context.db, user.id);
+      return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": guestCartCookie([], isSecureRequest(request)) } });
+    }
+    if (intent !== "set" && intent !== "remove") throw new HttpError(400, "Unknown action");
+    if (!Number.isSafeInteger(productId) || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
+    if (user) {
+      await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId) : setServerCartQuantity(context.db, user.id, productId, quantity));
+      return data<CartActionData>({ ok: true });
+    }
+    const lines = await setGuestCartQuantity(context.db, readGuestCart(request.headers.get("Cookie")), productId, quantity);
+    return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": guestCartCookie(lines, isSecureRequest(request)) } });
+  } catch (error) {
+    if (error instanceof HttpError) return failed(error);
+    throw error;
+  }
+}
+
+/** The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart. */
+async function checkout(request: Request, context: Route.ActionArgs["context"], form: FormData) {
+  const user = await requireUser(request, context);
+  const customer = parseForm(form, checkoutCustomerSchema);
+  if (!customer.ok) return data<CartActionData>({ ok: false, message: customer.message, fieldErrors: customer.fieldErrors }, { status: 400 });
+  const slip = await readBankSlip(form.get("bankSlip"));
+  const lines = await getServerCart(context.db, user.id);
+  if (!lines.length) throw new HttpError(400, "Your cart is empty");
+  const items = lines.map(({ productId, quantity }) => ({ productId, quantity }));
+  const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, { ...customer.data, orderItems: items }, slip);
+  return redirect(`/orders/${order.id}?placed=1`);
+}
+
+function CartLineRow({ line }: { line: CartLine }) {
+  const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.productId}` });
+  const pending = fetcher.formData;
+  // Optimistic: the line shows what was asked for until the server answers; a refusal falls back to the saved value.
+  const quantity = pending ? (pending.get("intent") === "remove" ? 0 : Number(pending.get("quantity"))) : line.quantity;
+  const error = fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
+  if (quantity <= 0) return null;
+  const name = `${line.brand} ${line.productName}`;
+  return (
+    <li className="flex gap-4 py-5" data-testid="cart-line">
+      <Link to={`/product/${line.productId}`} className="shrink-0">
+        <ProductImage src={line.imageUrl} alt={name} className="size-24 rounded-xl bg-slate-100 object-cover sm:size-28 dark:bg-slate-800" />
+      </Link>
+      <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <p className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{line.brand}</p>
+          <Link to={`/product/${line.productId}`} className="font-semibold hover:text-brand-700 dark:hover:text-brand-300">
+            {line.productName}
+          </Link>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{formatPrice(line.unitPrice)} each</p>
+          {error && (
+            <p role="alert" className="field-error">
+              {error}
+            </p>
+          )}
+        </div>
+        <div className="flex items-center gap-4 sm:flex-col sm:items-end">
+          <fetcher.Form method="post" className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
+            <input type="hidden" name="intent" value="set" />
+            <input type="hidden" name="productId" value={line.productId} />
+            <button type="submit" name="quantity" value={quantity - 1} disabled={quantity <= 1} aria-label={`One fewer ${name}`} className="inline-flex size-11 items-center justify-center text-lg font-semibold disabled:opacity-40">
+              −
+            </button>
+            <output className="min-w-8 text-center font-semibold" aria-live="polite" data-testid="cart-quantity">
+              {quantity}
+            </output>
+            <button
+              type="submit"
+              name="quantity"
+              value={quantity + 1}
+              disabled={quantity >= line.stockQuantity}
+              aria-label={`One more ${name}`}
+              title={quantity >= line.stockQuantity ? "Cannot add more than available stock" : undefined}
+              className="inline-flex size-11 items-center justify-center text-lg font-semibold disabled:opacity-40"
+            >
+              +
+            </button>
+          </fetcher.Form>
+          <p className="min-w-28 text-right font-bold" data-testid="line-total">
+            {formatPrice(line.unitPrice * quantity)}
+          </p>
+          <fetcher.Form method="post">
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="productId" value={line.productId} />
+            <button type="submit" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" aria-label={`Remove ${name}`}>
+              Remove
+            </button>
+          </fetcher.Form>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+export default function CartPage({ actionData }: Route.ComponentProps) {
+  const { lines, checkoutOpen, bank } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const user = root?.user ?? null;
+  const total = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors } : null;
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
+      <h1 className="text-2xl font-bold tracking-tight">Your Cart</h1>
+      {searchParams.has("checkout") && !user && (
+        <div className="mt-4">
+          <FormAlert>
+            Please login to place an order.{" "}
+            <Link to="/login?redirect=/cart" className="font-semibold underline">
+              Login
+            </Link>
+          </FormAlert>
+        </div>
+      )}
+      {actionError && !checkoutOpen && (
+        <div className="mt-4">
+          <FormAlert>{actionError.message}</FormAlert>
+        </div>
+      )}
+      {lines.length === 0 ? (
+        <div className="mt-8 rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center dark:border-slate-700">
+          <p className="text-lg font-semibold">Your cart is empty</p>
+          <Link to="/" className="btn-primary mt-6">
+            Continue shopping
+          </Link>
+        </div>
+      ) : (
+        <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_320px]">
+          <ul className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+            {lines.map((line) => (
+              <CartLineRow key={line.productId} line={line} />
+            ))}
+          </ul>
+          <aside className="card h-fit p-6" aria-label="Order summary">
+            <h2 className="text-lg font-semibold">Summary</h2>
+            <dl className="mt-4 flex items-center justify-between text-lg">
+              <dt>Total</dt>
+              <dd className="font-bold" data-testid="cart-total">
+                {formatPrice(total)}
+              </dd>
+            </dl>
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Paid by bank transfer; we confirm your slip before shipping.</p>
+            {user ? (
+              <Link to="?checkout" className="btn-primary mt-6 w-full" preventScrollReset>
+                Proceed to Checkout
+              </Link>
+            ) : (
+              <Link to="/login?redirect=/cart" className="btn-primary mt-6 w-full">
+                Login to Checkout
+              </Link>
+            )}
+          </aside>
+        </div>
+      )}
+      {checkoutOpen && user && <CheckoutModal user={user} lines={lines} bank={bank} serverError={actionError} />}
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Your Cart | Stride" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,88 @@
+import { data, Link, useLoaderData, useSearchParams } from "react-router";
+
+import { NotFoundPage } from "~/components/ErrorPage";
+import { FormAlert } from "~/components/Field";
+import { OrderHistory, OrderLines } from "~/components/OrderSummary";
+import { StatusBadge } from "~/components/StatusBadge";
+import { formatDateTime } from "~/lib/format";
+import { HttpError } from "~/lib/http";
+import { getOrder } from "~/services/orders.server";
+import { requireUser } from "~/services/session.server";
+import type { Route } from "./+types/order";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
+  try {
+    if (id < 1) throw new HttpError(404, "Order not found");
+    return { order: await getOrder(context.db, id, user) };
+  } catch (error) {
+    // Someone else's order looks exactly like a missing one.
+    if (error instanceof HttpError && (error.status === 404 || error.status === 403)) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+export default function OrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+      <Link to="/orders" className="text-sm text-slate-600 hover:underline dark:text-slate-400">
+        ← My Orders
+      </Link>
+      {searchParams.has("placed") && (
+        <div className="mt-4">
+          <FormAlert tone="success">Thank you! Your order is placed and pending payment verification.</FormAlert>
+        </div>
+      )}
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold tracking-tight">Order #{order.id}</h1>
+        <StatusBadge status={order.status} />
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-400">Placed {formatDateTime(order.orderDate)}</p>
+      <div className="mt-6 grid items-start gap-6 md:grid-cols-[1fr_280px]">
+        <section className="card p-5" aria-labelledby="items-heading">
+          <h2 id="items-heading" className="font-semibold">
+            Items
+          </h2>
+          <div className="mt-3">
+            <OrderLines order={order} />
+          </div>
+        </section>
+        <div className="space-y-6">
+          <section className="card p-5 text-sm" aria-labelledby="delivery-heading">
+            <h2 id="delivery-heading" className="font-semibold">
+              Delivery
+            </h2>
+            <p className="mt-2">{order.customerName}</p>
+            <p>{order.customerPhone}</p>
+            <p>{order.customerEmail}</p>
+            <p className="mt-2 whitespace-pre-line">{order.shippingAddress}</p>
+            {order.hasBankSlip && (
+              <a href={`/api/orders/${order.id}/bank-slip`} target="_blank" rel="noreferrer" className="btn-secondary mt-4">
+                View bank slip
+              </a>
+            )}
+          </section>
+          <section className="card p-5" aria-labelledby="history-heading">
+            <h2 id="history-heading" className="font-semibold">
+              Status history
+            </h2>
+            <div className="mt-3">
+              <OrderHistory order={order} />
+            </div>
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data ? `Order #${data.order.id} | Stride` : "Order | Stride" }, { name: "robots", content: "noindex" }];
+}
+
+export function ErrorBoundary() {
+  return <NotFoundPage />;
+}

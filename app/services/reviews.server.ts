@@ -1,0 +1,195 @@
+import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+
+import { conflict, forbidden, badRequest, notFound } from "~/lib/http";
+import type { ProductView } from "~/lib/schemas/product";
+import { REVIEW_MESSAGES, type ReviewCreateInput, type ReviewUpdateInput, type ReviewView } from "~/lib/schemas/review";
+import type { SessionUser } from "./auth.server";
+import { PRODUCT_NOT_FOUND, toProductView } from "./catalogue.server";
+import { type Db, schema } from "./db.server";
+
+// Reviews: who may write, edit and delete them, and the product's rating kept in step. products.rating_count and
+// rating_total change in the same db.batch as the review itself (D1's batch is atomic), and every change to them is
+// computed in SQL from the row being changed, so two requests at once cannot drift the totals.
+
+const { reviews, products, users } = schema;
+
+const reviewColumns = {
+  id: reviews.id,
+  comment: reviews.comment,
+  rating: reviews.rating,
+  productId: reviews.productId,
+  userId: reviews.userId,
+  userName: users.name,
+  userEmail: users.email,
+  createdAt: reviews.createdAt,
+  updatedAt: reviews.updatedAt,
+} as const;
+
+type ReviewRow = {
+  id: number;
+  comment: string;
+  rating: number;
+  productId: number;
+  userId: number;
+  userName: string;
+  userEmail: string;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** A review read for a screen or a service decision: the API view plus its author's id. */
+export type ReviewRecord = ReviewView & { userId: number };
+
+function toRecord(row: ReviewRow): ReviewRecord {
+  return {
+    id: row.id,
+    comment: row.comment,
+    rating: row.rating,
+    productId: row.productId,
+    userId: row.userId,
+    userName: row.userName,
+    userEmail: row.userEmail,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** The API's Review: API.md's fields and updatedAt; the author's id stays on the server. */
+export function toReviewView({ userId: _userId, ...view }: ReviewRecord): ReviewView {
+  return view;
+}
+
+const NEWEST_FIRST = [desc(reviews.createdAt), desc(reviews.id)];
+
+function selectReviews(db: Db) {
+  return db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.userId));
+}
+
+function causeText(error: unknown): string {
+  return String((error as { cause?: unknown })?.cause ?? "") + String(error);
+}
+
+/** A page of a product's reviews, newest first, and how many there are; 404 when the product does not exist. */
+export async function listReviews(db: Db, productId: number, { limit, offset = 0 }: { limit?: number; offset?: number } = {}) {
+  const list = selectReviews(db)
+    .where(eq(reviews.productId, productId))
+    .orderBy(...NEWEST_FIRST);
+  const [found, rows] = await db.batch([
+    db.select({ ratingCount: products.ratingCount }).from(products).where(eq(products.id, productId)).limit(1),
+    limit === undefined ? list : list.limit(limit).offset(offset),
+  ]);
+  if (!found.length) throw notFound(PRODUCT_NOT_FOUND);
+  return { items: rows.map(toRecord), total: found[0].ratingCount };
+}
+
+export interface ProductReviews {
+  product: ProductView;
+  /** Newest first; without the viewer's own review, which comes in `own`. */
+  reviews: ReviewRecord[];
+  /** How many reviews `reviews` is a page of (the viewer's own left out). */
+  othersTotal: number;
+  own: ReviewRecord | null;
+  /** How many reviews gave each rating, 1 to 5. */
+  distribution: Record<number, number>;
+}
+
+/**
+ * The product page in one round trip: the product, the first `limit` reviews by others, the viewer's own review and
+ * the count of each rating. Null when the product does not exist.
+ */
+export async function getProductReviews(db: Db, productId: number, { viewerId, limit }: { viewerId: number | null; limit: number }): Promise<ProductReviews | null> {
+  const others = viewerId === null ? eq(reviews.productId, productId) : and(eq(reviews.productId, productId), ne(reviews.userId, viewerId));
+  const [productRows, rows, ownRows, counts] = await db.batch([
+    db.select().from(products).where(eq(products.id, productId)).limit(1),
+    selectReviews(db)
+      .where(others)
+      .orderBy(...NEWEST_FIRST)
+      .limit(limit),
+    selectReviews(db)
+      .where(and(eq(reviews.productId, productId), eq(reviews.userId, viewerId ?? 0)))
+      .limit(1),
+    db.select({ rating: reviews.rating, count: count() }).from(reviews).where(eq(reviews.productId, productId)).groupBy(reviews.rating),
+  ]);
+  if (!productRows.length) return null;
+  const product = toProductView(productRows[0]);
+  const own = ownRows.length ? toRecord(ownRows[0]) : null;
+  const distribution: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+  for (const row of counts) distribution[row.rating] = row.count;
+  return { product, reviews: rows.map(toRecord), othersTotal: Math.max(0, product.reviewCount - (own ? 1 : 0)), own, distribution };
+}
+
+async function findReview(db: Db, id: number): Promise<ReviewRecord | null> {
+  const [row] = await selectReviews(db).where(eq(reviews.id, id)).limit(1);
+  return row ? toRecord(row) : null;
+}
+
+/** Keeps the product's updated_at as it was: a review is not an edit of the product. */
+const keepProductUpdatedAt = { updatedAt: sql`${products.updatedAt}` };
+
+/** One review per customer per product (409); 404 when the product does not exist. The author is the session's user. */
+export async function createReview(db: Db, user: SessionUser, input: ReviewCreateInput): Promise<ReviewRecord> {
+  const [product] = await db.select({ id: products.id }).from(products).where(eq(products.id, input.productId)).limit(1);
+  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  try {
+    const [[created]] = await db.batch([
+      db.insert(reviews).values({ productId: input.productId, userId: user.id, comment: input.comment, rating: input.rating }).returning(),
+      db
+        .update(products)
+        .set({ ratingCount: sql`${products.ratingCount} + 1`, ratingTotal: sql`${products.ratingTotal} + ${input.rating}`, ...keepProductUpdatedAt })
+        .where(eq(products.id, input.productId)),
+    ]);
+    return toRecord({ ...created, userName: user.name, userEmail: user.email });
+  } catch (error) {
+    const text = causeText(error);
+    if (text.includes("UNIQUE constraint failed")) throw conflict(REVIEW_MESSAGES.alreadyReviewed);
+    // The product was deleted between the check and the write.
+    if (text.includes("FOREIGN KEY constraint failed")) throw notFound(PRODUCT_NOT_FOUND);
+    throw error;
+  }
+}
+
+/** Only the author may edit a review; an admin too is refused (403). A missing rating keeps the current one. */
+export async function updateReview(db: Db, user: SessionUser, id: number, input: ReviewUpdateInput): Promise<ReviewRecord> {
+  const review = await findReview(db, id);
+  if (!review) throw notFound(REVIEW_MESSAGES.notFound);
+  if (review.userId !== user.id) throw forbidden(REVIEW_MESSAGES.notAuthor);
+  if (input.productId !== undefined && input.productId !== review.productId) {
+    throw badRequest(REVIEW_MESSAGES.wrongProduct, { productId: [REVIEW_MESSAGES.wrongProduct] });
+  }
+  const rating = input.rating ?? review.rating;
+  const mine = and(eq(reviews.id, id), eq(reviews.userId, user.id));
+  const [, updated] = await db.batch([
+    // The difference is taken from the stored rating inside the batch, so an edit racing this one cannot skew the total.
+    db
+      .update(products)
+      .set({
+        ratingTotal: sql`${products.ratingTotal} + ${rating} - (SELECT ${reviews.rating} FROM ${reviews} WHERE ${mine})`,
+        ...keepProductUpdatedAt,
+      })
+      .where(and(eq(products.id, review.productId), sql`EXISTS (SELECT 1 FROM ${reviews} WHERE ${mine})`)),
+    db.update(reviews).set({ comment: input.comment, rating }).where(mine).returning(),
+  ]);
+  // Deleted meanwhile.
+  if (!updated.length) throw notFound(REVIEW_MESSAGES.notFound);
+  return toRecord({ ...updated[0], userName: review.userName, userEmail: review.userEmail });
+}
+
+/** The author or an admin may delete a review. `productId`, when given, is the product the caller saw it on. */
+export async function deleteReview(db: Db, user: SessionUser, id: number, productId?: number): Promise<void> {
+  const review = await findReview(db, id);
+  if (!review || (productId !== undefined && review.productId !== productId)) throw notFound(REVIEW_MESSAGES.notFound);
+  if (review.userId !== user.id && user.role !== "ROLE_ADMIN") throw forbidden(REVIEW_MESSAGES.notAllowedToDelete);
+  const existing = eq(reviews.id, id);
+  const [, deleted] = await db.batch([
+    db
+      .update(products)
+      .set({
+        ratingCount: sql`${products.ratingCount} - 1`,
+        ratingTotal: sql`${products.ratingTotal} - (SELECT ${reviews.rating} FROM ${reviews} WHERE ${existing})`,
+        ...keepProductUpdatedAt,
+      })
+      .where(and(eq(products.id, review.productId), sql`EXISTS (SELECT 1 FROM ${reviews} WHERE ${existing})`)),
+    db.delete(reviews).where(existing).returning({ id: reviews.id }),
+  ]);
+  if (!deleted.length) throw notFound(REVIEW_MESSAGES.notFound);
+}

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `orders_bank_slip_key_unique` ON `orders` (`bank_slip_key`);

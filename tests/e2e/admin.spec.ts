@@ -1,0 +1,134 @@
+import { expect, test } from "@playwright/test";
+
+import { logInAs, othersPendingChange, placeOrderAsNewCustomer, readDashboard } from "./admin-helpers";
+import { DEMO_CUSTOMER, gotoHydrated, waitForHydration } from "./helpers";
+
+// The admin back office in a real browser against the real Worker: an order a customer placed through the API is
+// checked (its slip viewed) and confirmed by the admin, and the dashboard's figures follow.
+
+test("an admin checks a pending order's slip, confirms it, and the dashboard follows", async ({ page, request }) => {
+  const order = await placeOrderAsNewCustomer(request);
+  expect(order.status).toBe("PENDING");
+
+  await logInAs(page);
+  const before = await readDashboard(page, (path) => gotoHydrated(page, path));
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  expect(before.pendingIds).toContain(order.id);
+  expect(before.pending).toBe(before.pendingIds.length);
+  expect(before.badge).toBe(`${before.pending} pending`);
+
+  // The orders card leads to the list; the PENDING filter lives in the URL and survives a reload.
+  await page.getByRole("link", { name: /^Orders/ }).click();
+  await expect(page).toHaveURL("/admin/orders");
+  await page.getByRole("navigation", { name: "Filter orders by status" }).getByRole("link", { name: "PENDING", exact: true }).click();
+  await expect(page).toHaveURL("/admin/orders?status=PENDING");
+  await page.reload();
+  await waitForHydration(page);
+  await expect(page.getByRole("link", { name: "PENDING", exact: true })).toHaveAttribute("aria-current", "page");
+  const card = page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`);
+  await expect(card).toBeVisible();
+  await expect(card).toContainText(order.customerName);
+  for (const status of await page.getByTestId("admin-order").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-status")))) expect(status).toBe("PENDING");
+
+  // Manage: the modal shows the order, its status and history.
+  await card.getByRole("link", { name: `Manage order #${order.id}` }).click();
+  const manage = page.getByRole("dialog", { name: `Manage order #${order.id}` });
+  await expect(manage).toBeVisible();
+  await expect(page).toHaveURL(`/admin/orders?status=PENDING&manage=${order.id}`);
+  await expect(manage.getByTestId("manage-current-status")).toHaveText("PENDING");
+  await expect(manage.getByTestId("status-history")).toContainText(`by ${order.customerName}`);
+
+  // The slip, inline: the picture is there and decoded.
+  await manage.getByRole("link", { name: "View bank slip" }).click();
+  const slip = page.getByRole("dialog", { name: `Bank slip · Order #${order.id}` });
+  await expect(slip).toBeVisible();
+  const image = slip.getByRole("img", { name: `Bank slip of order #${order.id}` });
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(300);
+  await expect(slip.getByRole("link", { name: /Open in a new tab/ })).toHaveAttribute("href", `/api/orders/${order.id}/bank-slip`);
+  await expect(slip.getByText("Failed to load bank slip")).toHaveCount(0);
+
+  // Back to the order and confirm it.
+  await slip.getByRole("link", { name: "Manage order" }).click();
+  await expect(manage).toBeVisible();
+  await manage.getByLabel("New status").selectOption("CONFIRMED");
+  await manage.getByRole("button", { name: "Update Status" }).click();
+  await expect(manage.getByRole("status")).toHaveText(`Order #${order.id} is now CONFIRMED.`);
+  await expect(manage.getByTestId("manage-current-status")).toHaveText("CONFIRMED");
+  await expect(manage.getByTestId("status-history")).toContainText("CONFIRMED");
+  await expect(manage.getByTestId("status-history")).toContainText("by Stride Admin");
+
+  // Escape closes the modal; the confirmed order has left the PENDING list.
+  await page.keyboard.press("Escape");
+  await expect(manage).toHaveCount(0);
+  await expect(page).toHaveURL("/admin/orders?status=PENDING");
+  await expect(card).toHaveCount(0);
+
+  // The dashboard: one pending order fewer (allowing for orders other tests placed or cancelled meanwhile), and the
+  // order's total in the revenue.
+  const after = await readDashboard(page, (path) => gotoHydrated(page, path));
+  expect(after.pendingIds).not.toContain(order.id);
+  expect(after.pending).toBe(before.pending - 1 + othersPendingChange(before, after, order.id));
+  expect(after.badge).toBe(`${after.pending} pending`);
+  expect(Math.round(after.revenue * 100)).toBe(Math.round((before.revenue + order.totalAmount) * 100));
+});
+
+test("cancelling asks first; declined changes nothing, accepted cancels and the history says who", async ({ page, request }) => {
+  const order = await placeOrderAsNewCustomer(request);
+  await logInAs(page);
+  await gotoHydrated(page, `/admin/orders?manage=${order.id}`);
+  const manage = page.getByRole("dialog", { name: `Manage order #${order.id}` });
+  await expect(manage).toBeVisible();
+  await manage.getByLabel("New status").selectOption("CANCELLED");
+
+  const messages: string[] = [];
+  page.once("dialog", (dialog) => {
+    messages.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await manage.getByRole("button", { name: "Update Status" }).click();
+  await expect.poll(() => messages).toEqual(["Cancel this order? Its stock will be put back."]);
+  await expect(manage.getByTestId("manage-current-status")).toHaveText("PENDING");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await manage.getByRole("button", { name: "Update Status" }).click();
+  await expect(manage.getByRole("status")).toHaveText(`Order #${order.id} is now CANCELLED.`);
+  await expect(manage.getByTestId("manage-current-status")).toHaveText("CANCELLED");
+  await expect(manage.getByTestId("status-history").getByText("CANCELLED")).toBeVisible();
+  await expect(manage.getByTestId("status-history")).toContainText("by Stride Admin");
+  await expect(manage.getByLabel("New status")).toHaveValue("PENDING"); // the select offers the way back
+  // The list behind the dialog follows too.
+  await expect(page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`)).toHaveAttribute("data-status", "CANCELLED");
+});
+
+test("a slip that cannot be loaded says 'Failed to load bank slip'", async ({ page, request }) => {
+  const order = await placeOrderAsNewCustomer(request);
+  await logInAs(page);
+  await page.route(`**/api/orders/${order.id}/bank-slip`, (route) => route.fulfill({ status: 404, contentType: "application/json", body: '{"message":"Bank slip not found"}' }));
+  // Opened by its address: the picture fails before React has hydrated the page.
+  await gotoHydrated(page, `/admin/orders?slip=${order.id}`);
+  const slip = page.getByRole("dialog", { name: `Bank slip · Order #${order.id}` });
+  await expect(slip.getByRole("alert")).toHaveText("Failed to load bank slip");
+  // Opened from the list: the picture fails after hydration.
+  await slip.getByRole("link", { name: "Close bank slip" }).click();
+  await expect(slip).toHaveCount(0);
+  await page.getByRole("link", { name: `View bank slip of order #${order.id}` }).click();
+  await expect(slip.getByRole("alert")).toHaveText("Failed to load bank slip");
+});
+
+test("a customer who types an admin address lands on /", async ({ page }) => {
+  await logInAs(page, DEMO_CUSTOMER, "/");
+  for (const path of ["/admin/orders", "/admin/dashboard", "/admin/users", "/admin/orders?manage=1"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL("/");
+  }
+  await waitForHydration(page);
+  // No admin links for a customer either.
+  await expect(page.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Add Product" })).toHaveCount(0);
+});
+
+test("a visitor who types an admin address is asked to log in, then comes back", async ({ page }) => {
+  await page.goto("/admin/orders?status=PENDING");
+  await expect(page).toHaveURL(`/login?${new URLSearchParams({ redirect: "/admin/orders?status=PENDING" })}`);
+});

@@ -1,0 +1,155 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { gotoHydrated, uniqueUser, waitForHydration } from "./helpers";
+
+// The shopper's way from the shop window to a placed order, in a real browser against the real Worker, D1 and R2:
+// a visitor fills a cart, registers (which merges the cart into the saved one), changes a quantity, checks out with
+// a bank slip and finds the order under My Orders. Every test registers its own customer, so none depends on another.
+
+/** A valid 1x1 PNG: the server judges a slip by its bytes. */
+const PNG_SLIP = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4a2wMAAM0AUSds6MNAAAAAElFTkSuQmCC", "base64");
+const slipFile = { name: "bank-slip.png", mimeType: "image/png", buffer: PNG_SLIP };
+
+const rupees = (text: string) => Number(text.replace(/[^\d.]/g, ""));
+const formatRs = (amount: number) => `Rs ${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** The navigation bar's cart link, which names how many items the cart holds. */
+const cartLink = (page: Page, count: number) => page.getByRole("link", { name: `Cart, ${count} ${count === 1 ? "item" : "items"}` }).first();
+
+/**
+ * Adds `count` different products from the home grid's cards, one unit each, and returns their names. Only cards of
+ * products with a few pairs in stock are used (read from the API), so + can raise a line whatever else the shop holds.
+ */
+async function addFromHomeGrid(page: Page, count: number): Promise<string[]> {
+  const catalogue = (await (await page.request.get("/api/products")).json()) as { name: string; stockQuantity: number; productAvailable: boolean }[];
+  const roomy = new Set(catalogue.filter((product) => product.productAvailable && product.stockQuantity >= 3).map((product) => product.name));
+  await gotoHydrated(page, "/");
+  const buttons = page.getByTestId("product-card").getByRole("button", { name: /^Add .+ to cart$/ });
+  await expect(buttons.first()).toBeVisible();
+  const labels = await buttons.evaluateAll((elements) => elements.map((element) => element.getAttribute("aria-label") ?? ""));
+  const names = labels.map((label) => label.replace(/^Add /, "").replace(/ to cart$/, "")).filter((name) => roomy.has(name)).slice(0, count);
+  expect(names, "enough in-stock products on the home grid").toHaveLength(count);
+  for (const [i, name] of names.entries()) {
+    await page.getByTestId("product-card").getByRole("button", { name: `Add ${name} to cart`, exact: true }).click();
+    await expect(cartLink(page, i + 1)).toBeVisible();
+  }
+  return names;
+}
+
+/** Registers a new customer through the screen, coming back to `redirect`. */
+async function registerThrough(page: Page, user: ReturnType<typeof uniqueUser>, redirect: string): Promise<void> {
+  await gotoHydrated(page, `/register?redirect=${encodeURIComponent(redirect)}`);
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(user.password);
+  await page.getByLabel("Address", { exact: true }).fill(user.address);
+  await page.getByLabel("Phone", { exact: true }).fill(user.phone);
+  await page.getByRole("button", { name: "Register", exact: true }).click();
+  await expect(page).toHaveURL(redirect);
+  await waitForHydration(page);
+}
+
+test("a visitor fills a cart, registers, checks out with a bank slip and finds the order under My Orders", async ({ page }) => {
+  test.slow(); // a long flow (about 15 steps and a registration) on a machine that may be busy
+  const user = uniqueUser();
+  const alerts: string[] = [];
+  page.on("dialog", (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+
+  // As a visitor: two different products from the home grid's cards.
+  const [first, second] = await addFromHomeGrid(page, 2);
+  expect(first).not.toBe(second);
+
+  // The visitor's cart page asks for a login to check out.
+  await gotoHydrated(page, "/cart");
+  await expect(page.getByTestId("cart-line")).toHaveCount(2);
+  await expect(page.getByRole("link", { name: "Login to Checkout" })).toBeVisible();
+
+  // Registering merges the cookie cart into the new customer's saved cart.
+  await registerThrough(page, user, "/cart");
+  const lines = page.getByTestId("cart-line");
+  await expect(lines).toHaveCount(2);
+  await expect(lines.filter({ hasText: first })).toHaveCount(1);
+  await expect(lines.filter({ hasText: second })).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Proceed to Checkout" })).toBeVisible();
+  await expect(cartLink(page, 2)).toBeVisible();
+
+  // + raises the first line to 2: its line total doubles and, once saved, the cart total follows.
+  const line = lines.filter({ hasText: first });
+  const lineTotal = line.getByTestId("line-total");
+  const unit = rupees((await lineTotal.textContent())!);
+  const otherTotal = rupees((await lines.filter({ hasText: second }).getByTestId("line-total").textContent())!);
+  await line.getByRole("button", { name: /^One more / }).click();
+  await expect(line.getByTestId("cart-quantity")).toHaveText("2");
+  await expect(lineTotal).toHaveText(formatRs(unit * 2));
+  await expect(page.getByTestId("cart-total")).toHaveText(formatRs(unit * 2 + otherTotal));
+  await expect(cartLink(page, 3)).toBeVisible();
+
+  // The checkout: prefilled from the account, Place Order disabled until a slip is chosen.
+  await page.getByRole("link", { name: "Proceed to Checkout" }).click();
+  await expect(page).toHaveURL("/cart?checkout");
+  const dialog = page.getByRole("dialog", { name: "Checkout" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText("Pay by bank transfer")).toBeVisible();
+  await expect(dialog.getByLabel("Full name")).toHaveValue(user.name);
+  await expect(dialog.getByLabel("Email")).toHaveValue(user.email);
+  await expect(dialog.getByLabel("Phone")).toHaveValue(user.phone);
+  await expect(dialog.getByLabel("Shipping address")).toHaveValue(user.address);
+  await expect(dialog.getByTestId("checkout-total")).toHaveText(formatRs(unit * 2 + otherTotal).replace("Rs", "LKR"));
+  const placeOrder = dialog.getByRole("button", { name: /^Place Order/ });
+  await expect(placeOrder).toBeDisabled();
+
+  await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
+  await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toBeVisible();
+  await expect(placeOrder).toBeEnabled();
+  await placeOrder.click();
+
+  // Success: the message, then after ~2 s the modal closes with an alert and the cart is empty.
+  const success = dialog.getByRole("status");
+  await expect(success).toContainText(/Order #\d+ placed!/);
+  const orderId = (await success.textContent())!.match(/Order #(\d+) placed!/)![1];
+  await expect.poll(() => alerts.length, { timeout: 10_000 }).toBe(1);
+  expect(alerts[0]).toContain(`#${orderId}`);
+  await expect(page).toHaveURL("/cart");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText("Your cart is empty")).toBeVisible();
+  await expect(cartLink(page, 0)).toBeVisible();
+
+  // My Orders lists it, pending, with both products.
+  await page.getByRole("link", { name: "My Orders" }).first().click();
+  await expect(page).toHaveURL("/orders");
+  const order = page.getByTestId("order").filter({ hasText: `Order #${orderId}` });
+  await expect(order).toHaveCount(1);
+  await expect(order.getByText("PENDING", { exact: true })).toBeVisible();
+  await expect(order).toContainText(first);
+  await expect(order).toContainText(second);
+
+  // Its page shows the status history.
+  await order.getByRole("link", { name: `Order #${orderId}` }).click();
+  await expect(page).toHaveURL(`/orders/${orderId}`);
+  await expect(page.getByRole("heading", { level: 1, name: `Order #${orderId}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Status history" })).toBeVisible();
+});
+
+test("the checkout says 'Please enter your full name' when the name is cleared, and places nothing", async ({ page }) => {
+  const user = uniqueUser();
+  await registerThrough(page, user, "/");
+  await addFromHomeGrid(page, 1);
+
+  await gotoHydrated(page, "/cart?checkout");
+  const dialog = page.getByRole("dialog", { name: "Checkout" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Full name").fill("   ");
+  await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
+  await dialog.getByRole("button", { name: /^Place Order/ }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Please enter your full name");
+  await expect(page).toHaveURL("/cart?checkout");
+
+  // Nothing was placed: the cart is still there and My Orders is empty.
+  await gotoHydrated(page, "/orders");
+  await expect(page.getByText("You have no orders yet")).toBeVisible();
+  await expect(cartLink(page, 1)).toBeVisible();
+});

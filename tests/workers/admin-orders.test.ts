@@ -1,0 +1,345 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+import {
+  PDF_BYTES,
+  STATUSES,
+  adminAccount,
+  customerAccount,
+  listOrders,
+  placeOrder,
+  postStatusForm,
+  putStatus,
+  screenHtml,
+  setStatus,
+  stockOf,
+  stockedProduct,
+  type Account,
+  type ApiOrder,
+  type Status,
+} from "./admin-helpers";
+import { expectApiError, visibleText } from "./catalogue-helpers";
+import { PNG_1X1, sameBytes } from "./fixtures/images";
+import { authHeader, call, register, testEnv } from "./helpers";
+
+// The order status rules (any status to any other; CANCELLED puts the stock back and leaving it takes it again; every
+// change in the history with who and when), through the API and the admin orders screen; and the users screen.
+
+let admin: Account;
+let customer: Account;
+
+beforeAll(async () => {
+  admin = await adminAccount();
+  customer = await customerAccount("Customer Dilini");
+});
+
+/** Every ordered pair of distinct statuses exactly once, as one walk from PENDING (an Euler circuit of the complete graph). */
+function everyTransition(start: Status = "PENDING"): Status[] {
+  const unused = new Map(STATUSES.map((status) => [status, STATUSES.filter((other) => other !== status)]));
+  const stack: Status[] = [start];
+  const circuit: Status[] = [];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    const next = unused.get(top)!.shift();
+    if (next) stack.push(next);
+    else circuit.push(stack.pop()!);
+  }
+  return circuit.reverse();
+}
+
+describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
+  it("moves an order from any status to any other; stock follows CANCELLED; each move is in the history with who and when", async () => {
+    const shoe = await stockedProduct(3000, 6);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 2 }]);
+    expect(order.statusHistory).toEqual([{ status: "PENDING", changedAt: order.orderDate, changedBy: customer.name }]);
+    const walk = everyTransition();
+    expect(walk.length).toBe(31); // 30 moves
+    let history = order.statusHistory;
+    for (const status of walk.slice(1)) {
+      const moved = await setStatus(admin.token, order.id, status);
+      expect(moved.status).toBe(status);
+      expect(await stockOf(shoe), `stock when ${status}`).toBe(status === "CANCELLED" ? 6 : 4);
+      expect(moved.statusHistory.length).toBe(history.length + 1);
+      const last = moved.statusHistory.at(-1)!;
+      expect(last.status).toBe(status);
+      expect(last.changedBy).toBe(admin.name);
+      expect(Date.parse(last.changedAt)).toBeGreaterThanOrEqual(Date.parse(history.at(-1)!.changedAt));
+      expect(last.changedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      history = moved.statusHistory;
+    }
+  });
+
+  it("setting the status an order already has changes nothing (no history row, no stock moved)", async () => {
+    const shoe = await stockedProduct(1000, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    await setStatus(admin.token, order.id, "CANCELLED");
+    const again = await setStatus(admin.token, order.id, "CANCELLED");
+    expect(again.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
+    expect(await stockOf(shoe)).toBe(5);
+  });
+
+  it("reopening a cancelled order whose stock is gone: 409 naming the product, nothing changed", async () => {
+    const shoe = await stockedProduct(8000, 2, { name: "Last Pair Loafer" });
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 2 }]);
+    await setStatus(admin.token, order.id, "CANCELLED");
+    expect(await stockOf(shoe)).toBe(2);
+    const other = await customerAccount("Customer Ruwan");
+    await placeOrder(other.token, [{ productId: shoe, quantity: 1 }]);
+    const body = await expectApiError(await putStatus(admin.token, order.id, "CONFIRMED"), 409);
+    expect(body.message).toContain("Insufficient stock for Last Pair Loafer");
+    expect(await stockOf(shoe)).toBe(1);
+    const [after] = (await listOrders(admin.token, "CANCELLED")).filter((listed) => listed.id === order.id);
+    expect(after.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
+    // With the stock back, it reopens.
+    await testEnv.DB.prepare("UPDATE products SET stock_quantity = 5 WHERE id = ?").bind(shoe).run();
+    await setStatus(admin.token, order.id, "CONFIRMED");
+    expect(await stockOf(shoe)).toBe(3);
+  });
+
+  it("an order whose product was deleted can still be cancelled and reopened (its lines keep name and price)", async () => {
+    const shoe = await stockedProduct(2500, 3);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    await testEnv.DB.prepare("DELETE FROM products WHERE id = ?").bind(shoe).run();
+    expect((await setStatus(admin.token, order.id, "CANCELLED")).status).toBe("CANCELLED");
+    const reopened = await setStatus(admin.token, order.id, "PENDING");
+    expect(reopened.orderItems[0]).toMatchObject({ productId: null, quantity: 1, price: 2500 });
+  });
+
+  it("refuses an unknown or missing status (400) and an unknown order (404)", async () => {
+    const shoe = await stockedProduct(1000, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    for (const status of ["SENT", "pending", ""]) {
+      const body = await expectApiError(await putStatus(admin.token, order.id, status), 400);
+      expect(body.fieldErrors?.status?.length).toBeGreaterThan(0);
+    }
+    await expectApiError(await call(`/api/orders/admin/${order.id}/status`, { method: "PUT", headers: authHeader(admin.token) }), 400);
+    await expectApiError(await putStatus(admin.token, 99999999, "CONFIRMED"), 404);
+    await expectApiError(await putStatus(admin.token, "abc" as unknown as number, "CONFIRMED"), 404);
+  });
+});
+
+describe("GET /api/orders/admin/all", () => {
+  it("lists newest first, filters by status, and tells the slip's type", async () => {
+    const shoe = await stockedProduct(1200, 50);
+    const first = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    const second = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }], { bytes: PDF_BYTES, name: "slip.pdf", type: "application/pdf" });
+    const all = await listOrders(admin.token);
+    const ids = all.map((order) => order.id);
+    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+    expect(all.find((order) => order.id === first.id)?.bankSlipType).toBe("image/png");
+    expect(all.find((order) => order.id === second.id)?.bankSlipType).toBe("application/pdf");
+    await setStatus(admin.token, first.id, "SHIPPED");
+    for (const status of STATUSES) {
+      const listed = await listOrders(admin.token, status);
+      expect(listed.every((order) => order.status === status), status).toBe(true);
+    }
+    expect((await listOrders(admin.token, "SHIPPED")).map((order) => order.id)).toContain(first.id);
+    expect((await listOrders(admin.token, "PENDING")).map((order) => order.id)).not.toContain(first.id);
+  });
+
+  it("the slip comes back with its bytes and the type they show, inline", async () => {
+    const shoe = await stockedProduct(1200, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    const response = await call(`/api/orders/${order.id}/bank-slip`, { headers: authHeader(admin.token) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("image/png");
+    expect(response.headers.get("Content-Disposition")).toMatch(/^inline/);
+    expect(sameBytes(new Uint8Array(await response.arrayBuffer()), PNG_1X1)).toBe(true);
+  });
+
+  it("the PDF slip may be framed by the shop's own pages (the slip viewer), by no other site", async () => {
+    const shoe = await stockedProduct(1200, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }], { bytes: PDF_BYTES, name: "slip.pdf", type: "application/pdf" });
+    const response = await call(`/api/orders/${order.id}/bank-slip`, { headers: authHeader(admin.token) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(response.headers.get("X-Frame-Options")).toBe("SAMEORIGIN");
+    const csp = response.headers.get("Content-Security-Policy");
+    if (csp) expect(csp).toContain("frame-ancestors 'self'");
+    // Every other answer still refuses to be framed.
+    const page = await call("/", {});
+    expect(page.headers.get("X-Frame-Options")).toBe("DENY");
+  });
+});
+
+/** The opening tags of one element name in a page, each as text (attribute order does not matter to the checks). */
+function tags(html: string, name: string): string[] {
+  return html.match(new RegExp(`<${name}\\b[^>]*>`, "g")) ?? [];
+}
+
+/** The cards of the admin orders screen: id and status of each, in page order. */
+function listedOrders(html: string): { id: number; status: string }[] {
+  return [...html.matchAll(/data-testid="admin-order" data-order-id="(\d+)" data-status="(\w+)"/g)].map(([, id, status]) => ({ id: Number(id), status }));
+}
+
+describe("/admin/orders", () => {
+  let pending: ApiOrder;
+  let confirmed: ApiOrder;
+
+  beforeAll(async () => {
+    const shoe = await stockedProduct(14999.5, 40, { name: "Screen Runner" });
+    pending = await placeOrder(customer.token, [{ productId: shoe, quantity: 2 }]);
+    confirmed = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    await setStatus(admin.token, confirmed.id, "CONFIRMED");
+  });
+
+  it("lists every order newest first with number, customer, contact, address, items, total, date and status", async () => {
+    const html = await screenHtml("/admin/orders", admin.cookie);
+    const listed = listedOrders(html);
+    const all = await listOrders(admin.token);
+    expect(listed.map((order) => order.id)).toEqual(all.map((order) => order.id));
+    const text = visibleText(html);
+    expect(text).toContain(`Order #${pending.id}`);
+    for (const value of ["Kasun Silva", "kasun@example.com", "0771234567", "5 Temple Road, Kandy", "Screen Runner", "LKR 29,999.00", "LKR 14,999.50"]) expect(text).toContain(value);
+    expect(text).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}/); // 'Nov 22, 2026'
+    expect(text).toMatch(/>PENDING</);
+    expect(text).toMatch(/>CONFIRMED</);
+  });
+
+  it("filter buttons ALL, PENDING, CONFIRMED, PROCESSING, SHIPPED live in the URL", async () => {
+    const html = await screenHtml("/admin/orders", admin.cookie);
+    for (const status of ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED"]) expect(html).toContain(`href="/admin/orders?status=${status}"`);
+    const current = tags(html, "a").filter((tag) => tag.includes('aria-current="page"'));
+    expect(current.length).toBe(1);
+    expect(current[0]).toContain('href="/admin/orders"');
+    expect(html).not.toContain("?status=DELIVERED");
+    expect(html).not.toContain("?status=CANCELLED");
+  });
+
+  it("?status=PENDING shows only pending orders, and marks its button", async () => {
+    const html = await screenHtml("/admin/orders?status=PENDING", admin.cookie);
+    const listed = listedOrders(html);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((order) => order.status === "PENDING")).toBe(true);
+    expect(listed.map((order) => order.id)).toContain(pending.id);
+    expect(listed.map((order) => order.id)).not.toContain(confirmed.id);
+    const current = tags(html, "a").filter((tag) => tag.includes('aria-current="page"'));
+    expect(current.map((tag) => tag.match(/href="([^"]*)"/)?.[1])).toEqual(["/admin/orders?status=PENDING"]);
+    const confirmedOnly = listedOrders(await screenHtml("/admin/orders?status=CONFIRMED", admin.cookie));
+    expect(confirmedOnly.map((order) => order.id)).toContain(confirmed.id);
+    expect(confirmedOnly.every((order) => order.status === "CONFIRMED")).toBe(true);
+  });
+
+  it("an unknown ?status shows every order", async () => {
+    const listed = listedOrders(await screenHtml("/admin/orders?status=NOPE", admin.cookie));
+    expect(listed.map((order) => order.id)).toEqual((await listOrders(admin.token)).map((order) => order.id));
+  });
+
+  it("?manage=<id> renders the Manage modal on the server: the other statuses, Update Status, the history", async () => {
+    const html = await screenHtml(`/admin/orders?status=PENDING&manage=${pending.id}`, admin.cookie);
+    const text = visibleText(html);
+    expect(html).toMatch(/role="dialog"[^>]*aria-modal="true"/);
+    expect(text).toContain(`Manage order #${pending.id}`);
+    const select = html.match(/<select[^>]*name="status"[^>]*>([\s\S]*?)<\/select>/)?.[1] ?? "";
+    const options = [...select.matchAll(/<option[^>]*value="(\w+)"/g)].map(([, value]) => value);
+    expect(options.sort()).toEqual(["CANCELLED", "CONFIRMED", "DELIVERED", "PROCESSING", "SHIPPED"]);
+    expect(text).toContain("Update Status");
+    expect(text).toContain(`by ${customer.name}`); // the history's first entry
+    expect(html).toContain(`name="orderId" value="${pending.id}"`);
+  });
+
+  it("?slip=<id> shows a PNG slip as a picture and a PDF slip in a frame, each with 'Open in a new tab'", async () => {
+    const png = await screenHtml(`/admin/orders?slip=${pending.id}`, admin.cookie);
+    expect(png).toMatch(new RegExp(`<img[^>]*src="/api/orders/${pending.id}/bank-slip"`));
+    expect(visibleText(png)).toContain("Open in a new tab");
+    const shoe = await stockedProduct(500, 5);
+    const pdfOrder = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }], { bytes: PDF_BYTES, name: "slip.pdf", type: "application/pdf" });
+    const pdf = await screenHtml(`/admin/orders?slip=${pdfOrder.id}`, admin.cookie);
+    expect(pdf).toMatch(new RegExp(`<iframe[^>]*src="/api/orders/${pdfOrder.id}/bank-slip"`));
+    expect(visibleText(pdf)).toContain("Open in a new tab");
+    const missing = visibleText(await screenHtml(`/admin/orders?slip=99999999`, admin.cookie));
+    expect(missing).toContain("Order #99999999 was not found.");
+  });
+
+  it("the action confirms an order: 200, the new status, a history row by the admin", async () => {
+    const shoe = await stockedProduct(700, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    const response = await postStatusForm(admin.cookie, order.id, "CONFIRMED", {}, `/admin/orders?manage=${order.id}`);
+    expect(response.status).toBe(200);
+    const text = visibleText(await response.text());
+    expect(text).toContain(`Order #${order.id} is now CONFIRMED.`);
+    expect(text).toContain(`by ${admin.name}`);
+    const [after] = (await listOrders(admin.token, "CONFIRMED")).filter((listed) => listed.id === order.id);
+    expect(after.statusHistory.map((entry) => [entry.status, entry.changedBy])).toEqual([
+      ["PENDING", customer.name],
+      ["CONFIRMED", admin.name],
+    ]);
+  });
+
+  it("CANCELLED asks first (without JavaScript: a second step); confirm=yes cancels and puts the stock back", async () => {
+    const shoe = await stockedProduct(700, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 3 }]);
+    const ask = await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, `/admin/orders?manage=${order.id}`);
+    expect(ask.status).toBe(200);
+    const askText = visibleText(await ask.text());
+    expect(askText).toContain("Cancel this order? Its stock will be put back.");
+    const confirmButton = tags(askText, "button").find((tag) => tag.includes('name="confirm"'));
+    expect(confirmButton).toContain('value="yes"');
+    expect((await listOrders(admin.token, "PENDING")).map((listed) => listed.id)).toContain(order.id);
+    expect(await stockOf(shoe)).toBe(2);
+
+    const done = await postStatusForm(admin.cookie, order.id, "CANCELLED", { confirm: "yes" }, `/admin/orders?manage=${order.id}`);
+    expect(done.status).toBe(200);
+    expect(visibleText(await done.text())).toContain(`Order #${order.id} is now CANCELLED.`);
+    expect(await stockOf(shoe)).toBe(5);
+  });
+
+  it("says why a change failed: 'Failed to update order status: <reason>'", async () => {
+    const shoe = await stockedProduct(900, 1, { name: "Only One Sandal" });
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    await setStatus(admin.token, order.id, "CANCELLED");
+    const other = await customerAccount("Customer Nadee");
+    await placeOrder(other.token, [{ productId: shoe, quantity: 1 }]);
+
+    const conflictResponse = await postStatusForm(admin.cookie, order.id, "PENDING", {}, `/admin/orders?manage=${order.id}`);
+    expect(conflictResponse.status).toBe(409);
+    expect(visibleText(await conflictResponse.text())).toContain("Failed to update order status: Cannot reopen this order: Insufficient stock for Only One Sandal");
+
+    const badStatus = await postStatusForm(admin.cookie, order.id, "LOST");
+    expect(badStatus.status).toBe(400);
+    expect(visibleText(await badStatus.text())).toContain("Failed to update order status: status must be one of");
+
+    const unknown = await postStatusForm(admin.cookie, 99999999, "CONFIRMED");
+    expect(unknown.status).toBe(404);
+    expect(visibleText(await unknown.text())).toContain("Failed to update order status: Order not found");
+  });
+
+  it("shows 'Failed to fetch orders' in the page (not the error page) when the orders cannot be read", async () => {
+    await testEnv.DB.prepare("ALTER TABLE order_status_history RENAME TO order_status_history_off").run();
+    try {
+      const response = await call("/admin/orders", { headers: { Cookie: admin.cookie } });
+      expect(response.status).toBe(200);
+      const text = visibleText(await response.text());
+      expect(text).toContain("Failed to fetch orders");
+      expect(text).not.toContain("Unexpected Application Error!");
+    } finally {
+      await testEnv.DB.prepare("ALTER TABLE order_status_history_off RENAME TO order_status_history").run();
+    }
+    expect((await call("/admin/orders", { headers: { Cookie: admin.cookie } })).status).toBe(200);
+  });
+});
+
+describe("/admin/users", () => {
+  it("lists every user with name, e-mail, phone, address and role, and never a password hash", async () => {
+    const extra = await register({ name: "Tharushi Fernando", phone: "0719876543", address: "44 Lake Drive, Galle" });
+    const response = await call("/admin/users", { headers: { Cookie: admin.cookie } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const text = visibleText(html);
+    for (const value of ["Tharushi Fernando", extra.email, "0719876543", "44 Lake Drive, Galle", admin.email, customer.email]) expect(text).toContain(value);
+    expect(text).toContain("ROLE_ADMIN");
+    expect(text).toContain("ROLE_CUSTOMER");
+    expect(html).not.toMatch(/pbkdf2/i);
+    expect(html).not.toMatch(/password_?hash/i);
+    const { n } = (await testEnv.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!;
+    expect((html.match(/<tr class=/g) ?? []).length).toBe(n);
+  });
+
+  it("GET /api/auth/admin/users answers the same users without secrets", async () => {
+    const response = await call("/api/auth/admin/users", { headers: authHeader(admin.token) });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toMatch(/pbkdf2|password/i);
+    const users = JSON.parse(text) as Record<string, unknown>[];
+    for (const user of users) expect(Object.keys(user).sort()).toEqual(["address", "email", "id", "name", "phone", "role"]);
+  });
+});

@@ -1,0 +1,264 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { tag, visibleText } from "./catalogue-helpers";
+import { call, postForm, registerBody, setCookieFor } from "./helpers";
+import { type Account, cartOk, cartRows, guestCartCookie, newAdmin, newCustomer, product, quantities } from "./order-helpers";
+
+// The cart page (/cart) and the cart's way into the server at login and registration: SPEC §2 (cart page), §4 (cart).
+
+const t = tag();
+let admin: Account;
+let small: number; // stock 3
+let large: number; // stock 20
+const smallName = `Screen Small ${t}`;
+const largeName = `Screen Large ${t}`;
+
+beforeAll(async () => {
+  admin = await newAdmin();
+  small = await product({ name: smallName, brand: "Lanka Steps", price: 3500, stockQuantity: 3 });
+  large = await product({ name: largeName, brand: "Ceylon Run", price: 12999.5, stockQuantity: 20 });
+});
+
+async function page(path: string, cookie?: string): Promise<{ status: number; text: string; response: Response }> {
+  const response = await call(path, { headers: cookie ? { Cookie: cookie } : {} });
+  return { status: response.status, text: visibleText(await response.text()), response };
+}
+
+const lineCount = (html: string) => (html.match(/data-testid="cart-line"/g) ?? []).length;
+
+/** The stride_cart Set-Cookie clears the cookie (empty list, Max-Age=0). */
+function expectGuestCartCleared(response: Response) {
+  const header = setCookieFor(response, "stride_cart");
+  expect(header, "Set-Cookie stride_cart").toBeDefined();
+  expect(header).toMatch(/Max-Age=0/);
+  expect(header).toMatch(/Path=\//);
+}
+
+describe("login and registration merge the visitor's cookie cart into the server cart", () => {
+  it("POST /login with a cookie of 2 products: both join the server cart (capped at stock) and the cookie is cleared", async () => {
+    const customer = await newCustomer("Merge Login");
+    await cartOk("POST", `/add?productId=${large}&quantity=2`, customer.token); // an existing saved line
+    const cookie = guestCartCookie([
+      { productId: small, quantity: 9 }, // above stock 3: capped
+      { productId: large, quantity: 3 }, // added to the saved 2
+    ]);
+    const response = await postForm("/login", { email: customer.email, password: customer.password }, { cookie });
+    expect(response.status).toBe(302);
+    expect(setCookieFor(response, "stride_session")).toBeDefined();
+    expectGuestCartCleared(response);
+    expect(await cartRows(customer.id)).toEqual({ [small]: 3, [large]: 5 });
+  });
+
+  it("unknown products in the cookie are skipped; the login still works", async () => {
+    const customer = await newCustomer("Merge Unknown");
+    const cookie = guestCartCookie([
+      { productId: 987654, quantity: 1 },
+      { productId: large, quantity: 1 },
+    ]);
+    const response = await postForm("/login", { email: customer.email, password: customer.password }, { cookie });
+    expect(response.status).toBe(302);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 1 });
+  });
+
+  it("a login without a cookie cart leaves the saved cart and sets no stride_cart cookie", async () => {
+    const customer = await newCustomer("Merge None");
+    await cartOk("POST", `/add?productId=${large}`, customer.token);
+    const response = await postForm("/login", { email: customer.email, password: customer.password });
+    expect(response.status).toBe(302);
+    expect(setCookieFor(response, "stride_cart")).toBeUndefined();
+    expect(await cartRows(customer.id)).toEqual({ [large]: 1 });
+  });
+
+  it("a failed login merges nothing and keeps the cookie", async () => {
+    const customer = await newCustomer("Merge Failed");
+    const response = await postForm("/login", { email: customer.email, password: "wrong-password" }, { cookie: guestCartCookie([{ productId: large, quantity: 1 }]) });
+    expect(response.status).toBe(401);
+    expect(setCookieFor(response, "stride_cart")).toBeUndefined();
+    expect(await cartRows(customer.id)).toEqual({});
+  });
+
+  it("POST /register merges the cookie cart into the new customer's cart too", async () => {
+    const body = registerBody({ name: "Merge Register" });
+    const cookie = guestCartCookie([
+      { productId: small, quantity: 2 },
+      { productId: large, quantity: 1 },
+    ]);
+    const response = await postForm("/register", { ...body, confirmPassword: body.password }, { cookie });
+    expect(response.status, await response.clone().text()).toBe(302);
+    expectGuestCartCleared(response);
+    const token = setCookieFor(response, "stride_session")!.split(";")[0].split("=")[1];
+    expect(quantities(await cartOk("GET", "", token))).toEqual({ [small]: 2, [large]: 1 });
+  });
+});
+
+describe("GET /cart", () => {
+  it("a visitor with a cookie cart sees both lines, the total and 'Login to Checkout'", async () => {
+    const { status, text } = await page("/cart", guestCartCookie([
+      { productId: small, quantity: 2 },
+      { productId: large, quantity: 1 },
+    ]));
+    expect(status).toBe(200);
+    expect(lineCount(text)).toBe(2);
+    expect(text).toContain(smallName);
+    expect(text).toContain(largeName);
+    expect(text).toContain("Lanka Steps");
+    expect(text).toContain("Rs 7,000.00"); // 2 x 3,500
+    expect(text).toContain("Rs 19,999.50"); // 7,000 + 12,999.50
+    expect(text).toContain("Login to Checkout");
+    expect(text).not.toContain("Proceed to Checkout");
+    expect(text).not.toContain("Your cart is empty");
+  });
+
+  it("a visitor without a cart sees 'Your cart is empty'", async () => {
+    const { status, text } = await page("/cart");
+    expect(status).toBe(200);
+    expect(text).toContain("Your cart is empty");
+    expect(lineCount(text)).toBe(0);
+  });
+
+  it("a malformed cookie is an empty cart, not an error", async () => {
+    const { status, text } = await page("/cart", "stride_cart=%7Bbroken");
+    expect(status).toBe(200);
+    expect(text).toContain("Your cart is empty");
+  });
+
+  it("a product deleted from the catalogue is not shown from a visitor's cookie", async () => {
+    const doomed = await product({ name: `Screen Doomed ${t}`, stockQuantity: 5 });
+    const deleted = await call(`/api/product/${doomed}`, { method: "DELETE", headers: admin.auth });
+    expect(deleted.status).toBe(204);
+    const { text } = await page("/cart", guestCartCookie([
+      { productId: doomed, quantity: 1 },
+      { productId: large, quantity: 1 },
+    ]));
+    expect(lineCount(text)).toBe(1);
+    expect(text).not.toContain(`Screen Doomed ${t}`);
+  });
+
+  it("a customer sees the server cart and 'Proceed to Checkout'", async () => {
+    const customer = await newCustomer("Screen Customer");
+    await cartOk("POST", `/add?productId=${small}`, customer.token);
+    const { status, text } = await page("/cart", customer.cookie);
+    expect(status).toBe(200);
+    expect(lineCount(text)).toBe(1);
+    expect(text).toContain(smallName);
+    expect(text).toContain("Proceed to Checkout");
+    expect(text).not.toContain("Login to Checkout");
+  });
+
+  it("a customer with an empty cart sees 'Your cart is empty' (the cookie cart is not theirs)", async () => {
+    const customer = await newCustomer("Screen Empty");
+    const { text } = await page("/cart", `${customer.cookie}; ${guestCartCookie([{ productId: large, quantity: 1 }])}`);
+    expect(text).toContain("Your cart is empty");
+    expect(lineCount(text)).toBe(0);
+  });
+
+  it("/cart?checkout for a customer opens the checkout, prefilled, with the bank details", async () => {
+    const customer = await newCustomer("Checkout Prefill");
+    await cartOk("POST", `/add?productId=${large}&quantity=2`, customer.token);
+    const { text } = await page("/cart?checkout", customer.cookie);
+    expect(text).toContain('role="dialog"');
+    expect(text).toContain("Checkout");
+    expect(text).toContain("Commercial Bank of Ceylon");
+    expect(text).toContain("8001 2345 6789");
+    expect(text).toContain("LKR 25,999.00"); // 2 x 12,999.50, with 2 decimals
+    expect(text).toMatch(/name="customerName"[^>]*value="Checkout Prefill"|value="Checkout Prefill"[^>]*name="customerName"/);
+    expect(text).toContain(`value="${customer.email}"`);
+    expect(text).toContain('value="0771234567"');
+    expect(text).toContain('name="bankSlip"');
+    expect(text).toContain("Place Order");
+  });
+
+  it("/cart?checkout for a visitor asks to log in and opens no checkout", async () => {
+    const { text } = await page("/cart?checkout", guestCartCookie([{ productId: large, quantity: 1 }]));
+    expect(text).toContain("Please login to place an order");
+    expect(text).not.toContain('role="dialog"');
+  });
+
+  it("/cart?checkout with an empty cart opens no checkout", async () => {
+    const customer = await newCustomer("Checkout Empty");
+    const { text } = await page("/cart?checkout", customer.cookie);
+    expect(text).toContain("Your cart is empty");
+    expect(text).not.toContain('role="dialog"');
+  });
+});
+
+describe("POST /cart (quantity, remove, clear)", () => {
+  let customer: Account;
+  beforeAll(async () => {
+    customer = await newCustomer("Cart Actions");
+  });
+
+  const post = (fields: Record<string, string>, cookie?: string) => postForm("/cart", fields, { cookie });
+
+  it("intent=set changes a customer's saved line", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${large}`, customer.token);
+    const response = await post({ intent: "set", productId: String(large), quantity: "4" }, customer.cookie);
+    expect(response.status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 4 });
+  });
+
+  it("intent=set above stock is 409 'Cannot add more than available stock' and keeps the line", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${small}`, customer.token);
+    const response = await post({ intent: "set", productId: String(small), quantity: "4" }, customer.cookie);
+    expect(response.status).toBe(409);
+    expect(visibleText(await response.text())).toContain("Cannot add more than available stock");
+    expect(await cartRows(customer.id)).toEqual({ [small]: 1 });
+  });
+
+  it("intent=set 0 and intent=remove drop the line", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${small}`, customer.token);
+    await cartOk("POST", `/add?productId=${large}`, customer.token);
+    expect((await post({ intent: "set", productId: String(small), quantity: "0" }, customer.cookie)).status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 1 });
+    expect((await post({ intent: "remove", productId: String(large) }, customer.cookie)).status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({});
+  });
+
+  it("intent=clear empties the customer's cart", async () => {
+    await cartOk("POST", `/add?productId=${large}&quantity=2`, customer.token);
+    const response = await post({ intent: "clear" }, customer.cookie);
+    expect(response.status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({});
+  });
+
+  it("a visitor's intent=set rewrites the cookie cart, capped at stock", async () => {
+    const cookie = guestCartCookie([{ productId: small, quantity: 1 }, { productId: large, quantity: 1 }]);
+    const response = await post({ intent: "set", productId: String(small), quantity: "3" }, cookie);
+    expect(response.status).toBe(200);
+    const header = setCookieFor(response, "stride_cart")!;
+    expect(JSON.parse(decodeURIComponent(header.split(";")[0].slice("stride_cart=".length)))).toEqual([
+      { productId: small, quantity: 3 },
+      { productId: large, quantity: 1 },
+    ]);
+    const refused = await post({ intent: "set", productId: String(small), quantity: "4" }, cookie);
+    expect(refused.status).toBe(409);
+    expect(setCookieFor(refused, "stride_cart")).toBeUndefined();
+  });
+
+  it("a visitor's intent=remove and intent=clear rewrite the cookie", async () => {
+    const cookie = guestCartCookie([{ productId: small, quantity: 1 }, { productId: large, quantity: 1 }]);
+    const removed = await post({ intent: "remove", productId: String(small) }, cookie);
+    expect(JSON.parse(decodeURIComponent(setCookieFor(removed, "stride_cart")!.split(";")[0].slice("stride_cart=".length)))).toEqual([
+      { productId: large, quantity: 1 },
+    ]);
+    const cleared = await post({ intent: "clear" }, cookie);
+    expectGuestCartCleared(cleared);
+  });
+
+  it("an unknown intent or a non-number quantity is 400, never a 500", async () => {
+    expect((await post({ intent: "explode" }, customer.cookie)).status).toBe(400);
+    expect((await post({ intent: "set", productId: String(large), quantity: "many" }, customer.cookie)).status).toBe(400);
+  });
+
+  it("a post from another Origin is refused", async () => {
+    const response = await call("/cart", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example", Cookie: customer.cookie },
+      body: "intent=clear",
+    });
+    expect(response.status).toBe(403);
+  });
+});
