@@ -21,6 +21,8 @@ export default [
   route("admin/orders", "routes/admin/orders.tsx"),
 
   route("robots.txt", "routes/robots.ts"),
+  route("healthz", "routes/healthz.ts"),
+  route("healthz/db", "routes/healthz-db.ts"),
   route("sitemap.xml", "routes/sitemap.ts", { id: "sitemap-index" }),
   route("sitemaps/:file", "routes/sitemap.ts"),
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 
 import type { SessionUser } from "~/services/auth.server";
 import { getOptionalUser, requireApiAdmin, requireApiUser } from "~/services/session.server";
-import { HttpError, badRequest, type FieldErrors } from "./http";
+import { HttpError, badRequest, parseId, type FieldErrors } from "./http";
 
 export const MAX_JSON_BYTES = 64 * 1024;
 
@@ -87,8 +87,8 @@ export interface ApiArgs {
 
 /** A positive integer id from the path; anything else is a 404, as API.md says. */
 export function idParam(value: string | undefined, what = "Resource"): number {
-  const id = /^\d{1,15}$/.test(value ?? "") ? Number(value) : 0;
-  if (id < 1) throw new HttpError(404, `${what} not found`);
+  const id = parseId(value);
+  if (id === null) throw new HttpError(404, `${what} not found`);
   return id;
 }
 

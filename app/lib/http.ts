@@ -1,3 +1,5 @@
+import { data } from "react-router";
+
 export type FieldErrors = Record<string, string[]>;
 
 /** An answer a client caused (400 to 429): thrown by services, turned into JSON by the API and into a message by screens. */
@@ -20,3 +22,15 @@ export const conflict = (message: string) => new HttpError(409, message);
 
 export const INVALID_TOKEN = "Invalid or expired token";
 export const unauthorized = (message = INVALID_TOKEN) => new HttpError(401, message);
+
+/** A positive integer id from a path, query or form; null for anything else ("abc", "0", "-1", "1.5", 16+ digits). */
+export function parseId(value: unknown): number | null {
+  return typeof value === "string" && /^\d{1,15}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+/** Screens: the id in the path, or the 404 page. */
+export function routeId(value: string | undefined): number {
+  const id = parseId(value);
+  if (id === null) throw data(null, { status: 404 });
+  return id;
+}

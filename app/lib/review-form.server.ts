@@ -4,7 +4,7 @@ import type { SessionUser } from "~/services/auth.server";
 import { createReview, deleteReview, updateReview } from "~/services/reviews.server";
 import { getOptionalUser } from "~/services/session.server";
 import { parseForm } from "./forms";
-import { HttpError } from "./http";
+import { HttpError, parseId } from "./http";
 import { DEFAULT_RATING, REVIEW_MESSAGES, reviewFormSchema, type ReviewActionResult, type ReviewIntent } from "./schemas/review";
 
 // The product page's review forms: the same service rules as the API, with SPEC §8's messages. A plain form (no
@@ -23,8 +23,7 @@ function text(form: FormData, name: string): string {
 }
 
 function reviewIdOf(form: FormData): number | null {
-  const value = text(form, "reviewId");
-  return /^\d{1,15}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+  return parseId(form.get("reviewId"));
 }
 
 /** SPEC §8: a submit shows 401 as 'Please login to submit a review', else the server's message; edits and deletes show theirs. */

@@ -5,16 +5,15 @@ import { FormAlert } from "~/components/Field";
 import { OrderHistory, OrderLines } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime } from "~/lib/format";
-import { HttpError } from "~/lib/http";
+import { HttpError, routeId } from "~/lib/http";
 import { getOrder } from "~/services/orders.server";
 import { requireUser } from "~/services/session.server";
 import type { Route } from "./+types/order";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
+  const id = routeId(params.id);
   try {
-    if (id < 1) throw new HttpError(404, "Order not found");
     return { order: await getOrder(context.db, id, user) };
   } catch (error) {
     // Someone else's order looks exactly like a missing one.

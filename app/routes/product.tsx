@@ -8,7 +8,7 @@ import { Stars } from "~/components/Stars";
 import { Toast } from "~/components/Toast";
 import { isPurchasable } from "~/lib/availability";
 import { formatDate, formatPrice } from "~/lib/format";
-import { HttpError } from "~/lib/http";
+import { HttpError, routeId } from "~/lib/http";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
@@ -17,11 +17,6 @@ import { getOptionalUser, requireAdmin } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
 
-function productId(value: string): number {
-  const id = /^\d{1,15}$/.test(value) ? Number(value) : 0;
-  if (id < 1) throw data(null, { status: 404 });
-  return id;
-}
 
 /** How many reviews by others the page shows: 10, and 10 more each time 'Show more' is followed (?reviews=). */
 const REVIEWS_SHOWN_MAX = 200;
@@ -31,7 +26,7 @@ function reviewsShown(value: string | null): number {
 }
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const id = productId(params.id);
+  const id = routeId(params.id);
   const url = new URL(request.url);
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
@@ -64,7 +59,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = productId(params.id);
+  const id = routeId(params.id);
   const form = await request.formData();
   const intent = form.get("intent");
   if (isReviewIntent(intent)) return reviewAction(request, context, id, intent, form);

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
@@ -7,7 +7,7 @@ import { parseForm } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
 import { registerUser } from "~/services/auth.server";
-import { afterLoginPath, getOptionalUser, startSession } from "~/services/session.server";
+import { afterLoginPath, redirectIfLoggedIn, startSession } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 import type { Route } from "./+types/register";
 
@@ -15,10 +15,8 @@ export const handle = { hideNav: true };
 
 const REGISTRATION_FAILED = "Registration failed. Please try again.";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await getOptionalUser(request, context);
-  if (user) throw redirect(afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
-  return null;
+export function loader({ request, context }: Route.LoaderArgs) {
+  return redirectIfLoggedIn(request, context);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -2,7 +2,7 @@ import { data, redirect, useActionData, useLoaderData } from "react-router";
 
 import { NotFoundPage } from "~/components/ErrorPage";
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
-import { HttpError } from "~/lib/http";
+import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
 import { getProduct, updateProduct } from "~/services/catalogue.server";
 import { requireAdmin } from "~/services/session.server";
@@ -10,16 +10,11 @@ import type { Route } from "./+types/update-product";
 
 const UPDATE_FAILED = "Failed to update product. Please try again.";
 
-function productId(value: string): number {
-  const id = /^\d{1,15}$/.test(value) ? Number(value) : 0;
-  if (id < 1) throw data(null, { status: 404 });
-  return id;
-}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   try {
-    return { product: await getProduct(context.db, productId(params.id)) };
+    return { product: await getProduct(context.db, routeId(params.id)) };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
     throw error;
@@ -28,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const id = productId(params.id);
+  const id = routeId(params.id);
   const form = await readProductForm(request);
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
   try {

@@ -104,6 +104,13 @@ export async function startSession(request: Request, context: AppLoadContext, us
   return redirect(to, { headers });
 }
 
+/** /login and /register: someone already logged in goes on to where they were going. */
+export async function redirectIfLoggedIn(request: Request, context: AppLoadContext): Promise<null> {
+  const user = await getOptionalUser(request, context);
+  if (user) throw redirect(afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+  return null;
+}
+
 /** Admins land on their dashboard, others on the shop; a local `redirect` query wins for both (the page they asked for). */
 export function afterLoginPath(user: SessionUser, requested: string | null): string {
   const fallback = user.role === "ROLE_ADMIN" ? "/admin/dashboard" : "/";

@@ -8,7 +8,7 @@ import { OrderHistory } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
 import { formatDateTime, formatLkr } from "~/lib/format";
-import { HttpError } from "~/lib/http";
+import { HttpError, parseId } from "~/lib/http";
 import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
 import { changeOrderStatus, getOrder, listAllOrders } from "~/services/orders.server";
 import { requireAdmin } from "~/services/session.server";
@@ -29,11 +29,6 @@ const statusFormSchema = z.object({
   confirm: z.literal("yes").optional().catch(undefined),
 });
 
-/** A positive integer id from the query, or null. */
-function idFrom(value: string | null): number | null {
-  const id = value && /^\d{1,15}$/.test(value) ? Number(value) : 0;
-  return id >= 1 ? id : null;
-}
 
 type Lookup = { id: number; order: OrderView | null; failed: boolean } | null;
 
@@ -62,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     console.error("Admin orders: listing the orders failed", error);
   }
   const read = (id: number) => getOrder(context.db, id, admin);
-  const [manage, slip] = await Promise.all([lookUp(idFrom(url.searchParams.get("manage")), orders, read), lookUp(idFrom(url.searchParams.get("slip")), orders, read)]);
+  const [manage, slip] = await Promise.all([lookUp(parseId(url.searchParams.get("manage")), orders, read), lookUp(parseId(url.searchParams.get("slip")), orders, read)]);
   return { status, orders: orders ?? [], error: orders ? null : FETCH_FAILED, manage, slip };
 }
 
