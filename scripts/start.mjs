@@ -119,7 +119,9 @@ const served = join(root, ".wrangler", "serve", port);
 rmSync(served, { recursive: true, force: true });
 cpSync(join(root, "build"), served, { recursive: true });
 const devArgs = ["dev", "-c", join(served, "server", "wrangler.json"), "--persist-to", state ?? join(root, ".wrangler", "state")];
-child = spawn(bin("wrangler"), [...devArgs, "--port", port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+// Each server gets its own inspector port (Wrangler's default, 9230, would stop a second server: e2e beside npm start).
+const inspectorPort = String(Number(port) + 10_000);
+child = spawn(bin("wrangler"), [...devArgs, "--port", port, "--ip", "127.0.0.1", "--inspector-port", inspectorPort, "--show-interactive-dev-session=false"], {
   cwd: root,
   env: childEnv,
   stdio: ["ignore", "inherit", "inherit"],

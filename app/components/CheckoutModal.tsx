@@ -109,19 +109,19 @@ export function CheckoutModal({
         </ol>
         <dl className="mt-4 grid gap-x-6 gap-y-1 sm:grid-cols-2">
           <div>
-            <dt className="text-slate-500 dark:text-slate-400">Bank</dt>
+            <dt className="text-slate-600 dark:text-slate-400">Bank</dt>
             <dd className="font-medium">{bank.name}</dd>
           </div>
           <div>
-            <dt className="text-slate-500 dark:text-slate-400">Branch</dt>
+            <dt className="text-slate-600 dark:text-slate-400">Branch</dt>
             <dd className="font-medium">{bank.branch}</dd>
           </div>
           <div>
-            <dt className="text-slate-500 dark:text-slate-400">Account name</dt>
+            <dt className="text-slate-600 dark:text-slate-400">Account name</dt>
             <dd className="font-medium">{bank.accountName}</dd>
           </div>
           <div>
-            <dt className="text-slate-500 dark:text-slate-400">Account number</dt>
+            <dt className="text-slate-600 dark:text-slate-400">Account number</dt>
             <dd className="font-mono font-semibold tracking-wide">{bank.accountNumber}</dd>
           </div>
         </dl>

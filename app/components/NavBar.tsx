@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
 
 import { CATEGORIES, type Theme } from "~/lib/constants";
 import type { PublicUser } from "~/lib/schemas/auth";
@@ -19,10 +20,37 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
       : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
   }`;
 
+/** A <details> menu (it opens without JavaScript) that, with it, closes after a navigation, on Escape and on a click elsewhere. */
+function useMenu() {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  useEffect(() => {
+    ref.current?.removeAttribute("open");
+  }, [location.key]);
+  useEffect(() => {
+    const onPointer = (event: MouseEvent) => {
+      if (ref.current?.open && !ref.current.contains(event.target as Node)) ref.current.open = false;
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !ref.current?.open) return;
+      ref.current.open = false;
+      ref.current.querySelector("summary")?.focus();
+    };
+    document.addEventListener("mousedown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
+  return ref;
+}
+
 function CategoriesMenu() {
-  // <details> opens and closes without JavaScript; the choice lives in the URL (/?category=Ladies).
+  // The choice lives in the URL (/?category=Ladies).
+  const menu = useMenu();
   return (
-    <details className="group relative">
+    <details ref={menu} className="group relative">
       <summary className="inline-flex min-h-11 cursor-pointer list-none items-center gap-1 rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
         Categories
         <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
@@ -73,6 +101,7 @@ function AccountLinks({ user }: { user: PublicUser | null }) {
 }
 
 export function NavBar({ user, cartCount, theme }: NavBarProps) {
+  const phoneMenu = useMenu();
   const isAdmin = user?.role === "ROLE_ADMIN";
   const primaryLinks = (
     <>
@@ -136,7 +165,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
         <div className="ml-auto flex items-center gap-1 md:hidden">
           <ThemeToggle theme={theme} />
           {cartLink}
-          <details className="group">
+          <details ref={phoneMenu} className="group">
             <summary
               className="inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
               aria-label="Menu"

@@ -29,7 +29,7 @@ export function ProductCard({ product, priority = false }: { product: ProductVie
         )}
       </Link>
       <div className="flex flex-1 flex-col gap-1 p-4">
-        <p className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{product.brand}</p>
+        <p className="text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
         <h2 className="text-base font-semibold leading-snug">
           <Link to={`/product/${product.id}`} className="hover:text-brand-700 dark:hover:text-brand-300" prefetch="intent">
             {product.name}

@@ -2,16 +2,8 @@ import { Fragment, useEffect, useRef, useState, type FormEvent, type MouseEvent 
 import { Link, useFetcher, useSearchParams, type FetcherWithComponents } from "react-router";
 
 import { formatDate } from "~/lib/format";
-import {
-  COMMENT_MAX,
-  DEFAULT_RATING,
-  RATINGS,
-  REVIEW_MESSAGES,
-  ratingWord,
-  type ReviewActionResult,
-  type ReviewIntent,
-  type ReviewItem,
-} from "~/lib/schemas/review";
+import { COMMENT_MAX, DEFAULT_RATING, RATINGS, REVIEW_MESSAGES, ratingWord } from "~/lib/review-constants";
+import type { ReviewActionResult, ReviewIntent, ReviewItem } from "~/lib/schemas/review";
 import { FormAlert } from "./Field";
 import { Stars } from "./Stars";
 

@@ -36,7 +36,10 @@ export function SearchBox({ id }: { id: string }) {
   }, []);
   useEffect(() => () => clearTimeout(timer.current), []);
   // A navigation (a chosen result, another page) closes the dropdown.
-  useEffect(() => setOpen(false), [location.key]);
+  useEffect(() => {
+    clearTimeout(timer.current);
+    setOpen(false);
+  }, [location.key]);
 
   function search(text: string) {
     setValue(text);
@@ -52,6 +55,8 @@ export function SearchBox({ id }: { id: string }) {
 
   function onKeyDown(event: React.KeyboardEvent<HTMLInputElement>) {
     if (event.key === "Escape") {
+      // The first Escape closes the suggestions; only a second one lets the browser empty the box.
+      if (open) event.preventDefault();
       setOpen(false);
     } else if (event.key === "ArrowDown" && results.length) {
       event.preventDefault();
@@ -69,7 +74,15 @@ export function SearchBox({ id }: { id: string }) {
   const showPanel = open && value.trim() !== "" && settled;
   return (
     <div ref={wrapper} className="relative w-full">
-      <Form method="get" action="/search" role="search" onSubmit={() => setOpen(false)}>
+      <Form
+        method="get"
+        action="/search"
+        role="search"
+        onSubmit={() => {
+          clearTimeout(timer.current);
+          setOpen(false);
+        }}
+      >
         <label htmlFor={id} className="sr-only">
           Search shoes
         </label>
@@ -98,8 +111,14 @@ export function SearchBox({ id }: { id: string }) {
           {results.length ? (
             <ul id={listId} role="listbox" aria-label="Matching products" className="max-h-96 overflow-auto py-1">
               {results.map((product, index) => (
-                <li key={product.id} id={`${listId}-${index}`} role="option" aria-selected={index === active}>
+                // The link is the option itself (a link inside an option is hidden from screen readers, and a second focus
+                // stop): the focus stays in the input (aria-activedescendant), a click still follows the link.
+                <li key={product.id} role="none">
                   <Link
+                    id={`${listId}-${index}`}
+                    role="option"
+                    aria-selected={index === active}
+                    tabIndex={-1}
                     to={`/product/${product.id}`}
                     className={`flex min-h-11 items-center justify-between gap-3 px-4 py-2 text-sm ${index === active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
                     onMouseEnter={() => setActive(index)}

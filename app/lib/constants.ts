@@ -7,6 +7,10 @@ export type Category = (typeof CATEGORIES)[number];
 export type Role = (typeof ROLES)[number];
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** The product grid's orders (?sort=). */
+export const SORTS = ["newest", "price-asc", "price-desc", "name"] as const;
+export type Sort = (typeof SORTS)[number];
+
 export const PHONE_DIGITS = 10;
 export const PASSWORD_MIN = 6;
 

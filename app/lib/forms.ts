@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import type { z } from "zod";
 
 import type { FieldErrors } from "./http";
@@ -16,4 +17,13 @@ export function parseForm<S extends z.ZodType>(formData: FormData, schema: S): F
   for (const issue of result.error.issues) (fieldErrors[String(issue.path[0] ?? "_")] ??= []).push(issue.message);
   // Each message shows under its field; the summary only points there.
   return { ok: false, fieldErrors, message: FIX_FIELDS };
+}
+
+/** A screen action's form; a POST without a form body is a 400, never a 500. */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data({ message: "Expected a form submission" }, { status: 400 });
+  }
 }

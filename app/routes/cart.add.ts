@@ -1,5 +1,7 @@
 import { data, redirect } from "react-router";
 
+import { readFormData } from "~/lib/forms";
+
 import { isSecureRequest } from "~/lib/cookies";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
@@ -9,7 +11,7 @@ import type { Route } from "./+types/cart.add";
 
 // One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const productId = Number(form.get("productId"));
   const redirectTo = form.get("redirectTo");
   const headers = new Headers();

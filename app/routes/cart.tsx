@@ -6,7 +6,7 @@ import { ProductImage } from "~/components/ProductImage";
 import { assertUploadWithin } from "~/lib/api.server";
 import { isSecureRequest } from "~/lib/cookies";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readFormData } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
@@ -42,7 +42,7 @@ const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: 
 export async function action({ request, context }: Route.ActionArgs) {
   try {
     assertUploadWithin(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
-    const form = await request.formData();
+    const form = await readFormData(request);
     const intent = form.get("intent");
     if (intent === "checkout") return await checkout(request, context, form);
     const user = await getOptionalUser(request, context);
@@ -210,5 +210,9 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
 }
 
 export function meta() {
-  return [{ title: "Your Cart | Stride" }, { name: "robots", content: "noindex" }];
+  return [
+    { title: "Your Cart | Stride" },
+    { name: "description", content: "Your Stride cart: check quantities and totals in LKR, then check out by bank transfer." },
+    { name: "robots", content: "noindex" },
+  ];
 }

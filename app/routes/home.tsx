@@ -3,7 +3,8 @@ import { Form, Link, isRouteErrorResponse, useLoaderData, useNavigation, useSear
 import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
-import { listQuerySchema, PAGE_SIZE, SORTS, type Sort } from "~/lib/schemas/product";
+import { SORTS, type Sort } from "~/lib/constants";
+import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
 import { listProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
 
@@ -83,7 +84,8 @@ export default function Home() {
       )}
 
       <div className="mt-8 flex flex-wrap items-end justify-between gap-4">
-        <h2 className="text-xl font-bold tracking-tight">{category ?? "All Products"}</h2>
+        {/* A category page has no hero: its name is the page's heading. */}
+        {category ? <h1 className="text-2xl font-bold tracking-tight">{category}</h1> : <h2 className="text-xl font-bold tracking-tight">All Products</h2>}
         <SortControl key={sort} sort={sort} />
       </div>
 
@@ -97,6 +99,8 @@ export default function Home() {
       </div>
       <Pagination page={page} pageCount={pageCount} search={searchParams} />
       {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
+      {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
+      {searchParams.has("deleted") && <Toast message="Product deleted" />}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { loginSchema } from "~/lib/schemas/auth";
 import { INVALID_CREDENTIALS, login } from "~/services/auth.server";
@@ -16,7 +16,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const parsed = parseForm(form, loginSchema);
   if (!parsed.ok) return data({ message: INVALID_CREDENTIALS, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {

@@ -1,5 +1,7 @@
 import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
 
+import { readFormData } from "~/lib/forms";
+
 import { AddToCartButton } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { ProductImage } from "~/components/ProductImage";
@@ -60,7 +62,7 @@ const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const id = routeId(params.id);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   if (isReviewIntent(intent)) return reviewAction(request, context, id, intent, form);
   if (intent !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
@@ -193,6 +195,7 @@ export default function ProductPage() {
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
       {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
+      {searchParams.has("saved") && <Toast message="Product saved" />}
       {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
     </div>
   );

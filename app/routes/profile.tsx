@@ -3,7 +3,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { profileFormSchema } from "~/lib/schemas/auth";
 import { updateProfile } from "~/services/auth.server";
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const parsed = parseForm(await request.formData(), profileFormSchema);
+  const parsed = parseForm(await readFormData(request), profileFormSchema);
   if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
     await updateProfile(context.db, user.id, parsed.data);

@@ -3,7 +3,7 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
 import { registerUser } from "~/services/auth.server";
@@ -20,7 +20,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const parsed = parseForm(form, registerFormSchema);
   if (!parsed.ok) return data({ message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {

@@ -1,5 +1,7 @@
 import { data, redirect } from "react-router";
 
+import { readFormData } from "~/lib/forms";
+
 import { isSecureRequest } from "~/lib/cookies";
 import { isTheme } from "~/lib/constants";
 import { themeCookie } from "~/lib/theme.server";
@@ -7,7 +9,7 @@ import { safeRedirectPath } from "~/services/session.server";
 import type { Route } from "./+types/theme";
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const theme = form.get("theme");
   if (!isTheme(theme)) throw data({ message: "Unknown theme" }, { status: 400 });
   const headers = { "Set-Cookie": themeCookie(theme, isSecureRequest(request)) };

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 
 // One shape per input, shared by the forms, the screen actions, the API routes and the OpenAPI document.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 // Query strings are text: read strictly, whole numbers only.
 const integerText = (name: string) => z.string({ error: `${name} is required` }).regex(/^-?\d{1,9}$/, `${name} must be a whole number`).transform(Number);

@@ -1,13 +1,13 @@
-import { z } from "zod";
+import { z } from "../zod";
 
-import { CATEGORIES } from "../constants";
+import { CATEGORIES, SORTS } from "../constants";
 import { rupeesToCents } from "../format";
 
 export const PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 100;
 export const KEYWORD_MAX = 100;
-export const SORTS = ["newest", "price-asc", "price-desc", "name"] as const;
-export type Sort = (typeof SORTS)[number];
+// The grid's orders live with the constants, so the home page's client code gets them without zod.
+export { SORTS, type Sort } from "../constants";
 
 const isRealDate = (value: string) => {
   const date = new Date(`${value}T00:00:00Z`);
@@ -18,7 +18,12 @@ const isRealDate = (value: string) => {
 export const productInputSchema = z.object({
   name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
   brand: z.string({ error: "Brand is required" }).trim().min(1, "Brand is required").max(80, "Brand must be at most 80 characters"),
-  description: z.string({ error: "Description is required" }).trim().min(1, "Description is required").max(2000, "Description must be at most 2000 characters"),
+  description: z
+    .string({ error: "Description is required" })
+    .trim()
+    .min(1, "Description is required")
+    .max(2000, "Description must be at most 2000 characters")
+    .transform((text) => text.replace(/\r\n?/g, "\n")), // browsers send a textarea's line breaks as \r\n
   price: z
     .number({ error: "Price must be a number" })
     .min(0, "Price cannot be negative")

@@ -25,7 +25,8 @@ function StatTile({ label, value, testId, hint, className = "" }: { label: strin
       <dd data-testid={testId} className="mt-2 text-2xl font-bold tracking-tight whitespace-nowrap tabular-nums sm:text-3xl">
         {value}
       </dd>
-      {hint && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
+      {/* A second <dd>: a <dl> holds only dt/dd groups (a <p> here breaks the list for screen readers). */}
+      {hint && <dd className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</dd>}
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation } from "react-router";
+
+import { readFormData } from "~/lib/forms";
 import { z } from "zod";
 
 import { FormAlert } from "~/components/Field";
@@ -63,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context);
-  const parsed = statusFormSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = statusFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {
     return data({ kind: "error" as const, orderId: null, status: null, message: `${UPDATE_FAILED}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
   }

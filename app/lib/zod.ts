@@ -1,0 +1,10 @@
+import { z } from "zod";
+
+// Zod compiles object parsers with `new Function` where it may, and probes for that the first time an object schema
+// is built. The pages' Content-Security-Policy forbids eval (script-src has no 'unsafe-eval'), so in the browser the
+// probe fails and is reported as a CSP violation (DevTools Issues, Lighthouse Best Practices). Without the JIT the
+// parsers are the same, only not compiled; Workers refuse eval anyway. Schemas import `z` from here, so this runs
+// before the first schema is built.
+z.config({ jitless: true });
+
+export { z };

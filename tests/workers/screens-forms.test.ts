@@ -1,0 +1,24 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+
+// A POST that is not a form (no Content-Type, or JSON) to a screen action is the client's mistake: a 400, never a 500.
+const actions = ["/login", "/register", "/profile", "/theme", "/cart", "/cart/add", "/product/1", "/admin/orders"];
+
+describe("screen actions without a form body", () => {
+  for (const path of actions) {
+    it(`POST ${path} with no body answers below 500`, async () => {
+      const response = await SELF.fetch(`http://localhost${path}`, { method: "POST", headers: { Origin: "http://localhost" }, redirect: "manual" });
+      expect(response.status, path).toBeLessThan(500);
+    });
+  }
+
+  it("POST /login with a JSON body is a 400", async () => {
+    const response = await SELF.fetch("http://localhost/login", {
+      method: "POST",
+      headers: { Origin: "http://localhost", "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "a@b.lk", password: "x" }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(400);
+  });
+});
