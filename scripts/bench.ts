@@ -1,0 +1,804 @@
+// `npm run bench`: how fast the built Worker answers with a large catalogue, measured against two floors.
+//
+//   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products -> serve the
+//   build with `wrangler dev` -> load from a second process (autocannon) -> 100,000 products -> again -> page weight
+//   -> a table on the console and bench/results.json.
+//
+// Every figure is also given as a ratio to the database floor, /healthz/db (one indexed D1 query for 24 rows, plain
+// JSON), measured on the same server in the same run, so runs on different machines can be compared by their ratios.
+//
+//   BENCH_SIZES=10000,100000   catalogue sizes, in increasing order (each adds rows to the previous one)
+//   BENCH_DURATION=8           seconds of measured load per route (after BENCH_WARMUP seconds of unmeasured load)
+//   BENCH_WARMUP=2
+//   BENCH_CONNECTIONS=10       concurrent connections
+//   BENCH_PORT=8790            first port tried for the server
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import { join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
+
+import { DEMO_PRODUCTS } from "./demo-catalogue";
+import { drawProduct } from "./images/product-art";
+import { CONFIG_PATH, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
+
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+
+// ------------------------------------------------------------------------------------------------ settings
+
+const intEnv = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const SIZES = (process.env.BENCH_SIZES ?? "10000,100000").split(",").map((size) => Number(size.trim()));
+if (SIZES.some((size, i) => !Number.isInteger(size) || size < 100 || (i > 0 && size <= SIZES[i - 1]))) {
+  throw new Error("BENCH_SIZES must be increasing whole numbers of at least 100, e.g. 10000,100000");
+}
+const DURATION = intEnv("BENCH_DURATION", 8);
+const WARMUP = intEnv("BENCH_WARMUP", 2);
+const CONNECTIONS = intEnv("BENCH_CONNECTIONS", 10);
+const FIRST_PORT = intEnv("BENCH_PORT", 8790);
+
+/** The issue's targets: a route's requests per second as a share of the db floor's, by catalogue size. */
+const RATIO_TARGET = (products: number) => (products >= 100_000 ? 0.5 : 0.6);
+const TAIL_TARGET = 4; // p99 at most 4 x p50
+const JS_TARGET_BYTES = 110_000; // 110 KB, gzipped (KB = 1,000 bytes: the stricter reading)
+const CSS_TARGET_BYTES = 15_000;
+/** Above this share of the CPU used by other programs during a measurement, the bench warns that figures are skewed. */
+const BUSY_WARNING = 10;
+
+const BENCH_DIR = join(ROOT, "bench");
+const STATE_DIR = join(BENCH_DIR, "state");
+const SERVE_DIR = join(STATE_DIR, "build");
+const RESULTS_FILE = join(BENCH_DIR, "results.json");
+/** CPU accounting reads /proc (Linux); elsewhere those columns stay empty. */
+const HAVE_PROC = existsSync("/proc/stat");
+/** USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+
+const SEARCH_HIT = "runner"; // a product type: ~1 product in 24
+const SEARCH_MISS = "suede runner"; // every trigram is in the index, the phrase is in no product
+
+// ------------------------------------------------------------------------------------------------ processes
+
+const children = new Set<ChildProcess>();
+let stopping = false;
+
+/** Ends a child we started, and its own children (wrangler -> workerd): each runs in its own process group. */
+async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  signalGroup("SIGTERM");
+  const timer = setTimeout(() => signalGroup("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+  // workerd may outlive wrangler by a moment; the group is ours alone.
+  signalGroup("SIGKILL");
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`\n${signal}: stopping the server and the load generator...`);
+    await Promise.all([...children].map((child) => stopChild(child, 2_000)));
+    process.exit(130);
+  });
+}
+
+/** Runs a command to completion; its output is kept and shown only if it fails. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = wranglerEnv(), onSpawn?: (child: ChildProcess) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    children.add(child);
+    onSpawn?.(child);
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${relative(ROOT, command)} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output.slice(-4_000)}`));
+    });
+  });
+}
+
+async function timed<T>(title: string, work: () => Promise<T>): Promise<T> {
+  console.log(`▶ ${title}`);
+  const started = Date.now();
+  const result = await work();
+  console.log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+// ------------------------------------------------------------------------------------------------ data
+
+/** The bindings getPlatformProxy gives us, as far as this script uses them. */
+interface BenchEnv {
+  DB: {
+    prepare(query: string): { first<T>(): Promise<T | null> };
+    batch(statements: unknown[]): Promise<unknown[]>;
+  };
+  BUCKET: { put(key: string, value: Uint8Array, options?: { httpMetadata?: { contentType?: string; cacheControl?: string } }): Promise<unknown> };
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+/** A CASE expression that picks list[expr % list.length]: literals only, so no bound parameters at all. */
+const pick = (expr: string, list: readonly string[]) =>
+  `CASE (${expr}) % ${list.length} ${list.map((item, i) => `WHEN ${i} THEN ${quote(item)}`).join(" ")} END`;
+
+const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
+// List lengths are coprime, so names, brands and prices don't repeat in step.
+const BRANDS = ["Stride Classics", "Urban Trek", "Lanka Leather", "Ceylon Step", "Monsoon Gear", "Galle Road", "Kandy Craft", "Sigiri Sport", "Ella Peak", "Palmyra", "Coral Bay", "Serendib", "Harbour & Co"];
+const ADJECTIVES = ["Metro", "Coastal", "Harbour", "Summit", "Lotus", "Breeze", "Temple", "Lagoon", "Highland", "Spice", "Tea Estate", "Cinnamon", "Marine", "Jungle", "Sunset", "Paddy", "Pearl"];
+const TYPES: Record<(typeof CATEGORIES)[number], string[]> = {
+  Gents: ["Oxford", "Loafer", "Derby", "Court Sneaker", "Runner", "Chelsea Boot"],
+  Ladies: ["Block Heel", "Ballet Flat", "Strappy Sandal", "Wedge", "Mule", "Ankle Boot"],
+  Kids: ["School Shoe", "Light-Up Sneaker", "Velcro Trainer", "Rain Boot", "Sandal", "Slip-On"],
+  Accessories: ["Shoe Polish Kit", "Gel Insoles", "Waxed Laces", "Ankle Socks", "Shoe Bag", "Suede Brush"],
+};
+const OPENERS = [
+  "Made for long days on Colombo's pavements,",
+  "Cut from full-grain leather and stitched by hand,",
+  "Light, breathable and quick to dry after a monsoon shower,",
+  "A season favourite in a fresh colourway,",
+  "Built on a cushioned footbed with a grippy rubber outsole,",
+  "Designed in Kandy and finished with care,",
+  "Our best seller, refined for this year,",
+];
+const CLOSERS = [
+  "it goes from the office to the weekend without a second thought.",
+  "it keeps its shape wear after wear and cleans up with a damp cloth.",
+  "it pairs with everything from chinos to a sari.",
+  "it comes with a one-year warranty on the stitching and the sole.",
+  "it is sized true to fit; order your usual size.",
+];
+
+/** Image keys of the pictured products: every product shows one of these (a real PNG in R2). */
+const IMAGE_POOL = 8;
+
+/**
+ * Products `from`..`to` (ids chosen here), inserted by one statement a chunk: a recursive CTE counts the ids and
+ * every column is an expression of the id, so nothing is bound (D1 allows 100 parameters a statement).
+ */
+function insertProducts(from: number, to: number, imageKeys: string[]): string {
+  const i = "n.i";
+  const category = pick(i, CATEGORIES);
+  const type = `CASE ${i} % 4 ${CATEGORIES.map((c, k) => `WHEN ${k} THEN ${pick(`${i} / 4`, TYPES[c])}`).join(" ")} END`;
+  const name = `${pick(`${i} / 24`, ADJECTIVES)} || ' ' || ${type} || ' ' || (100 + (${i} * 7919) % 900)`;
+  const description = `${pick(i, OPENERS)} || ' this ' || lower(${type}) || ' by ' || ${pick(`${i} * 7`, BRANDS)} || ' ' || ${pick(`${i} / 7`, CLOSERS)}`;
+  return `INSERT INTO products (id, name, brand, description, price_cents, category, stock_quantity, release_date, product_available, image_name, image_key, image_type, rating_count, rating_total)
+WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})
+SELECT ${i}, ${name}, ${pick(`${i} * 7`, BRANDS)}, ${description},
+  (10 + (${i} * 104729) % 400) * 10000, ${category}, (${i} * 31) % 50,
+  date('2020-01-01', '+' || ((${i} * 7919) % 2190) || ' days'), (${i} % 29) != 0,
+  'product-' || ${i} || '.png', ${pick(`${i} - 1`, imageKeys)}, 'image/png', (${i} * 3) % 40, ((${i} * 3) % 40) * (3 + ${i} % 3)
+FROM n`;
+}
+
+async function withPlatform<T>(work: (env: BenchEnv) => Promise<T>): Promise<T> {
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy<BenchEnv>({ configPath: CONFIG_PATH, persist: { path: join(STATE_DIR, "v3") }, remoteBindings: false });
+  try {
+    return await work(proxy.env);
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+/** Pictures for the first IMAGE_POOL products, stored once; returns their keys. */
+async function storeImages(env: BenchEnv): Promise<string[]> {
+  const keys: string[] = [];
+  for (let id = 1; id <= IMAGE_POOL; id++) {
+    const key = `products/${id}/${crypto.randomUUID()}`;
+    const png = drawProduct({ ...DEMO_PRODUCTS[(id - 1) % DEMO_PRODUCTS.length].art, seed: id });
+    await env.BUCKET.put(key, png, { httpMetadata: { contentType: "image/png", cacheControl: "public, max-age=31536000, immutable" } });
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** Grows the catalogue to `to` products (ids from+1..to), 10,000 rows a statement, all in one atomic batch. */
+async function seed(from: number, to: number, imageKeys: string[] | null): Promise<string[]> {
+  return withPlatform(async (env) => {
+    const keys = imageKeys ?? (await storeImages(env));
+    const statements = [];
+    for (let start = from + 1; start <= to; start += 10_000) {
+      statements.push(env.DB.prepare(insertProducts(start, Math.min(to, start + 9_999), keys)));
+    }
+    await env.DB.batch(statements);
+    const counted = await env.DB.prepare("SELECT (SELECT count(*) FROM products) AS rows, (SELECT product_count FROM catalogue_counts WHERE category = '') AS total").first<{
+      rows: number;
+      total: number;
+    }>();
+    if (counted?.rows !== to || counted.total !== to) throw new Error(`Seeding left ${counted?.rows} rows (counted ${counted?.total}), expected ${to}`);
+    return keys;
+  });
+}
+
+// ------------------------------------------------------------------------------------------------ server
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createServer()
+      .once("error", () => done(false))
+      .listen(port, "127.0.0.1", () => probe.close(() => done(true)));
+  });
+}
+
+async function freePort(): Promise<number> {
+  for (let port = FIRST_PORT; port < FIRST_PORT + 50; port++) if (await portIsFree(port)) return port;
+  throw new Error(`No free port in ${FIRST_PORT}..${FIRST_PORT + 49}`);
+}
+
+interface Server {
+  origin: string;
+  child: ChildProcess;
+  log: string;
+}
+
+/** `wrangler dev` on the private copy of the build, with the bench state; resolves once /healthz answers. */
+async function startServer(products: number): Promise<Server> {
+  const port = await freePort();
+  const log = join(STATE_DIR, `wrangler-${products}.log`);
+  const out = createWriteStream(log);
+  // --log-level warn: no log line for every request, which is work the server would do during the measurement.
+  const args = ["dev", "-c", join(SERVE_DIR, "server", "wrangler.json"), "--persist-to", STATE_DIR, "--port", String(port), "--ip", "127.0.0.1"];
+  const child = spawn(WRANGLER_BIN, [...args, "--show-interactive-dev-session=false", "--log-level", "warn"], {
+    cwd: ROOT,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  children.add(child);
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  child.on("exit", () => children.delete(child));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) break;
+    try {
+      const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return { origin, child, log };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stopChild(child);
+  throw new Error(`wrangler dev did not start; its log (${relative(ROOT, log)}):\n${readFileSync(log, "utf8").slice(-4_000)}`);
+}
+
+// ------------------------------------------------------------------------------------------------ load
+
+interface Target {
+  name: string;
+  path: string;
+  headers?: Record<string, string>;
+  status: number;
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  status: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  /** Share of the machine's CPU used by programs other than the bench, the server and the load generator. */
+  otherCpuPercent: number | null;
+  /** CPU time of the server (wrangler and its workerd processes) per request, in ms. */
+  serverCpuMsPerRequest: number | null;
+}
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number; totalCount: number };
+  statusCodeStats: Record<string, { count: number }>;
+  errors: number;
+  timeouts: number;
+}
+
+/** CPU time (clock ticks) used by the whole machine, by the server's process group and by all of ours. */
+function cpuTicks(serverGroup: number, groups: number[]): { busy: number; server: number; ours: number; at: number } {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  let ours = 0;
+  let server = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // rest[2] is the process group, rest[11] and rest[12] user and system time
+      const ticks = Number(rest[11]) + Number(rest[12]);
+      if (groups.includes(Number(rest[2])) || Number(pid) === process.pid) ours += ticks;
+      if (Number(rest[2]) === serverGroup) server += ticks;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { busy: user + nice + system + irq + softirq + (steal || 0), server, ours, at: performance.now() };
+}
+
+/**
+ * Load from a second process: the autocannon CLI, warm-up first, then DURATION seconds measured. Meanwhile CPU time is
+ * sampled over the measured window: the share used by other programs (a busy machine skews every figure), and the
+ * server's CPU time a request (wrangler and workerd), which other programs barely change.
+ */
+async function measure(server: Server, target: Target): Promise<Measurement> {
+  const headers = Object.entries(target.headers ?? {}).flatMap(([key, value]) => ["-H", `${key}:${value}`]);
+  const args = ["-c", String(CONNECTIONS), "-d", String(DURATION), "-W", "[", "-c", String(CONNECTIONS), "-d", String(WARMUP), "]", "-j", "-n", ...headers];
+  const groups = [server.child.pid!];
+  const running = run(bin("autocannon"), [...args, server.origin + target.path], process.env, (child) => groups.push(child.pid!));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let otherCpuPercent: number | null = null;
+  let serverTicks: number | null = null;
+  let windowSeconds = 1;
+  const sampling = (async () => {
+    if (!HAVE_PROC) return;
+    await sleep((WARMUP + 1) * 1000);
+    const start = cpuTicks(server.child.pid!, groups);
+    await sleep(Math.max(500, (DURATION - 1.5) * 1000));
+    const end = cpuTicks(server.child.pid!, groups);
+    windowSeconds = (end.at - start.at) / 1000;
+    otherCpuPercent = Math.max(0, Math.round(((end.busy - start.busy - (end.ours - start.ours)) / (windowSeconds * CLOCK_TICKS * os.cpus().length)) * 100));
+    serverTicks = end.server - start.server;
+  })();
+  const output = await running;
+  await sampling;
+  const result = JSON.parse(output.trim().split("\n").pop()!) as AutocannonResult;
+  const serverCpuMsPerRequest =
+    serverTicks === null ? null : Math.round(((serverTicks * (1000 / CLOCK_TICKS)) / Math.max(1, result.requests.average * windowSeconds)) * 100) / 100;
+  const status = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+  return {
+    rps: Math.round(result.requests.average * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.latency.totalCount,
+    status,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    otherCpuPercent,
+    serverCpuMsPerRequest,
+  };
+}
+
+/** One request before the load: the route must answer what it should, or its speed means nothing. */
+async function check(server: Server, target: Target, expect?: (body: string) => string | null): Promise<void> {
+  const response = await fetch(server.origin + target.path, { headers: target.headers });
+  const body = await response.text();
+  if (response.status !== target.status) throw new Error(`${target.name}: expected ${target.status}, got ${response.status}: ${body.slice(0, 300)}`);
+  const problem = expect?.(body);
+  if (problem) throw new Error(`${target.name}: ${problem}`);
+}
+
+const ratio = (value: number, floor: number) => Math.round((value / floor) * 100) / 100;
+const unexpected = (target: Target, m: Measurement) =>
+  m.errors + m.timeouts + Object.entries(m.status).reduce((sum, [code, count]) => sum + (Number(code) === target.status ? 0 : count), 0);
+
+interface Floor {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  otherCpuPercent: number | null;
+  serverCpuMsPerRequest: number | null;
+  meetsTailTarget: boolean;
+}
+
+/** ratioToDbFloor: requests per second over the db floor's. cpuRatioToDbFloor: the db floor's server CPU time a request over this one's. */
+interface Compared extends Floor {
+  ratioToDbFloor: number;
+  cpuRatioToDbFloor: number | null;
+}
+
+interface RouteResult extends Compared {
+  name: string;
+  path: string;
+  unexpectedResponses: number;
+  meetsRatioTarget: boolean;
+}
+
+interface Run {
+  products: number;
+  floors: { healthz: Compared; db: Floor & { samples: Measurement[] } };
+  routes: RouteResult[];
+  seedSeconds: number;
+}
+
+async function benchSize(server: Server, products: number, image: { id: number; etag: string }, seedSeconds: number): Promise<Run> {
+  const productId = Math.ceil(products / 2);
+  const floors: Record<"healthz" | "db", Target> = {
+    healthz: { name: "/healthz", path: "/healthz", status: 200 },
+    db: { name: "/healthz/db", path: "/healthz/db", status: 200 },
+  };
+  const routes: Target[] = [
+    { name: "/", path: "/", status: 200 },
+    { name: "/?category=Ladies&page=3", path: "/?category=Ladies&page=3", status: 200 },
+    { name: "/product/{id}", path: `/product/${productId}`, status: 200 },
+    { name: `/search?keyword=${SEARCH_HIT}`, path: `/search?${new URLSearchParams({ keyword: SEARCH_HIT })}`, status: 200 },
+    { name: "/api/products?page=1&pageSize=24", path: "/api/products?page=1&pageSize=24", status: 200 },
+    { name: `/api/products/search (hit: ${SEARCH_HIT})`, path: `/api/products/search?${new URLSearchParams({ keyword: SEARCH_HIT, page: "1", pageSize: "24" })}`, status: 200 },
+    { name: `/api/products/search (miss: ${SEARCH_MISS})`, path: `/api/products/search?${new URLSearchParams({ keyword: SEARCH_MISS, page: "1", pageSize: "24" })}`, status: 200 },
+    { name: "/api/product/{id}/image (If-None-Match)", path: `/api/product/${image.id}/image`, headers: { "If-None-Match": image.etag }, status: 304 },
+  ];
+
+  // Every route answers what it should before any load.
+  const items = (least: number, most = least) => (body: string) => {
+    const count = (JSON.parse(body) as unknown[]).length;
+    return count >= least && count <= most ? null : `expected ${least === most ? least : `${least} to ${most}`} products, got ${count}`;
+  };
+  await check(server, floors.healthz, (body) => (body === "ok" ? null : `answered ${body}`));
+  await check(server, floors.db, items(24));
+  await check(server, routes[0], (body) => (body.includes("/product/") ? null : "no product links"));
+  await check(server, routes[1], (body) => (body.includes("Ladies") && body.includes("/product/") ? null : "no Ladies products"));
+  await check(server, routes[2], (body) => (body.includes(`/api/product/${productId}/image`) || body.includes("/image?v=") ? null : "no product picture"));
+  await check(server, routes[3], (body) => (body.includes("/product/") ? null : "no results"));
+  await check(server, routes[4], items(24));
+  await check(server, routes[5], items(1, 24));
+  await check(server, routes[6], items(0));
+  await check(server, routes[7]);
+  // Then a few rounds over every route, so the first one measured does not also pay for code nothing has run yet.
+  for (let round = 0; round < 20; round++) {
+    for (const target of [floors.healthz, floors.db, ...routes]) await (await fetch(server.origin + target.path, { headers: target.headers })).arrayBuffer();
+  }
+
+  const floorOf = (m: Measurement): Floor => ({
+    rps: m.rps,
+    p50: m.p50,
+    p99: m.p99,
+    requests: m.requests,
+    otherCpuPercent: m.otherCpuPercent,
+    serverCpuMsPerRequest: m.serverCpuMsPerRequest,
+    meetsTailTarget: m.p99 <= TAIL_TARGET * m.p50,
+  });
+  const progress = (name: string, m: Measurement) =>
+    console.log(
+      `    ${name.padEnd(44)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server CPU ${fixed(m.serverCpuMsPerRequest)} ms/req  (other programs: ${fixed(m.otherCpuPercent, 0)}% CPU)`,
+    );
+  const guard = (target: Target, m: Measurement) => {
+    const bad = unexpected(target, m);
+    if (bad) console.warn(`    ! ${target.name}: ${bad} responses were not ${target.status}, errors or timeouts: ${JSON.stringify(m.status)}`);
+    return bad;
+  };
+
+  // The db floor is measured before and after the routes; the ratios use the mean of both, so a machine that gets
+  // busier or quieter during the run moves the floor with the routes.
+  const dbBefore = await measure(server, floors.db);
+  progress("/healthz/db (before the routes)", dbBefore);
+  guard(floors.db, dbBefore);
+  const healthz = await measure(server, floors.healthz);
+  progress("/healthz", healthz);
+  guard(floors.healthz, healthz);
+  const measured: Array<{ target: Target; m: Measurement; bad: number }> = [];
+  for (const target of routes) {
+    const m = await measure(server, target);
+    progress(target.name, m);
+    measured.push({ target, m, bad: guard(target, m) });
+  }
+  const dbAfter = await measure(server, floors.db);
+  progress("/healthz/db (after the routes)", dbAfter);
+  guard(floors.db, dbAfter);
+
+  const mean = (a: number, b: number) => Math.round(((a + b) / 2) * 10) / 10;
+  const meanOrNull = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round(((a + b) / 2) * 100) / 100);
+  const db: Floor = {
+    ...floorOf(dbBefore),
+    rps: mean(dbBefore.rps, dbAfter.rps),
+    p50: mean(dbBefore.p50, dbAfter.p50),
+    p99: mean(dbBefore.p99, dbAfter.p99),
+    requests: dbBefore.requests + dbAfter.requests,
+    otherCpuPercent: meanOrNull(dbBefore.otherCpuPercent, dbAfter.otherCpuPercent),
+    serverCpuMsPerRequest: meanOrNull(dbBefore.serverCpuMsPerRequest, dbAfter.serverCpuMsPerRequest),
+  };
+  db.meetsTailTarget = db.p99 <= TAIL_TARGET * db.p50;
+  const target = RATIO_TARGET(products);
+  const compared = (m: Measurement): Compared => ({
+    ...floorOf(m),
+    ratioToDbFloor: ratio(m.rps, db.rps),
+    cpuRatioToDbFloor: db.serverCpuMsPerRequest && m.serverCpuMsPerRequest ? ratio(db.serverCpuMsPerRequest, m.serverCpuMsPerRequest) : null,
+  });
+  return {
+    products,
+    floors: { healthz: compared(healthz), db: { ...db, samples: [dbBefore, dbAfter] } },
+    routes: measured.map(({ target: route, m, bad }) => ({
+      name: route.name,
+      path: route.path,
+      ...compared(m),
+      unexpectedResponses: bad,
+      meetsRatioTarget: bad === 0 && m.rps / db.rps >= target,
+      meetsTailTarget: bad === 0 && m.p99 <= TAIL_TARGET * m.p50,
+    })),
+    seedSeconds,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ page weight
+
+interface Weight {
+  jsGzipBytes: number;
+  cssGzipBytes: number;
+  jsFiles: number;
+  cssFiles: number;
+  jsBytes: number;
+  cssBytes: number;
+  htmlGzipBytes: number;
+  files: Array<{ path: string; bytes: number; gzipBytes: number }>;
+}
+
+const attr = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`, "i"))?.[1];
+/** Static imports and re-exports (`import x from "./a.js"`, `import "./a.js"`, `export {x} from "./a.js"`); not import(). */
+const STATIC_IMPORT = /(?:\bimport|\bexport)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"'\n]+)["']/g;
+
+/** The JavaScript and CSS a page loads before it is interactive: gzip -9 each file, summed. */
+async function pageWeight(origin: string, path: string): Promise<Weight> {
+  const pageUrl = new URL(path, origin);
+  const html = await (await fetch(pageUrl)).text();
+  const js = new Set<string>();
+  const css = new Set<string>();
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    const rel = attr(tag, "rel")?.toLowerCase().split(/\s+/) ?? [];
+    const href = attr(tag, "href");
+    if (!href) continue;
+    if (rel.includes("modulepreload")) js.add(new URL(href, pageUrl).href);
+    if (rel.includes("stylesheet")) css.add(new URL(href, pageUrl).href);
+  }
+  for (const [, open, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const src = attr(open, "src");
+    if (src) js.add(new URL(src, pageUrl).href);
+    else if (/type\s*=\s*["']module["']/i.test(open)) for (const [, spec] of body.matchAll(STATIC_IMPORT)) js.add(new URL(spec, pageUrl).href);
+  }
+  const gz = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
+  const fetchBytes = async (url: string) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`page weight: ${url} answered ${response.status}`);
+    return Buffer.from(await response.arrayBuffer());
+  };
+  // Follow the modules' own static imports: the browser loads those too, modulepreload or not.
+  const files: Weight["files"] = [];
+  const queue = [...js];
+  let jsBytes = 0;
+  let jsGzipBytes = 0;
+  while (queue.length) {
+    const url = queue.shift()!;
+    const bytes = await fetchBytes(url);
+    files.push({ path: new URL(url).pathname, bytes: bytes.length, gzipBytes: gz(bytes) });
+    jsBytes += bytes.length;
+    jsGzipBytes += files.at(-1)!.gzipBytes;
+    for (const [, spec] of bytes.toString("utf8").matchAll(STATIC_IMPORT)) {
+      if (!/^(\.{1,2}\/|\/)/.test(spec)) continue;
+      const next = new URL(spec, url).href;
+      if (!js.has(next)) {
+        js.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  let cssBytes = 0;
+  let cssGzipBytes = 0;
+  for (const url of css) {
+    const bytes = await fetchBytes(url);
+    files.push({ path: new URL(url).pathname, bytes: bytes.length, gzipBytes: gz(bytes) });
+    cssBytes += bytes.length;
+    cssGzipBytes += files.at(-1)!.gzipBytes;
+  }
+  files.sort((a, b) => b.gzipBytes - a.gzipBytes);
+  return { jsGzipBytes, cssGzipBytes, jsFiles: js.size, cssFiles: css.size, jsBytes, cssBytes, htmlGzipBytes: gz(Buffer.from(html)), files };
+}
+
+// ------------------------------------------------------------------------------------------------ report
+
+/** A figure for the tables; "-" where it could not be measured. */
+const fixed = (value: number | null, digits = 2) => (value === null ? "-" : value.toFixed(digits));
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const mark = (ok: boolean) => (ok ? "yes" : "NO");
+
+function printRun(run: Run) {
+  const target = RATIO_TARGET(run.products);
+  const { healthz, db } = run.floors;
+  const rows: string[][] = [
+    ["route", "req/s", "p50 ms", "p99 ms", "x db floor", "p99/p50", `>= ${target}`, `p99 <= ${TAIL_TARGET}x p50`, "CPU ms/req", "x db (CPU)", "other CPU"],
+    [
+      "/healthz (floor)",
+      healthz.rps.toFixed(0),
+      String(healthz.p50),
+      String(healthz.p99),
+      healthz.ratioToDbFloor.toFixed(2),
+      (healthz.p99 / healthz.p50).toFixed(1),
+      "",
+      mark(healthz.meetsTailTarget),
+      fixed(healthz.serverCpuMsPerRequest),
+      fixed(healthz.cpuRatioToDbFloor),
+      `${fixed(healthz.otherCpuPercent, 0)}%`,
+    ],
+    [
+      "/healthz/db (floor)",
+      db.rps.toFixed(0),
+      String(db.p50),
+      String(db.p99),
+      "1.00",
+      (db.p99 / db.p50).toFixed(1),
+      "",
+      mark(db.meetsTailTarget),
+      fixed(db.serverCpuMsPerRequest),
+      "1.00",
+      `${fixed(db.otherCpuPercent, 0)}%`,
+    ],
+    ...run.routes.map((r) => [
+      r.name + (r.unexpectedResponses ? " (UNEXPECTED RESPONSES)" : ""),
+      r.rps.toFixed(0),
+      String(r.p50),
+      String(r.p99),
+      r.ratioToDbFloor.toFixed(2),
+      (r.p99 / r.p50).toFixed(1),
+      mark(r.meetsRatioTarget),
+      mark(r.meetsTailTarget),
+      fixed(r.serverCpuMsPerRequest),
+      fixed(r.cpuRatioToDbFloor),
+      `${fixed(r.otherCpuPercent, 0)}%`,
+    ]),
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  const line = (row: string[]) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ");
+  console.log(`\n${run.products.toLocaleString("en-US")} products (${CONNECTIONS} connections, ${DURATION} s a route after ${WARMUP} s warm-up)`);
+  console.log(line(rows[0]));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+/** The README's tables, same figures: one a catalogue size. */
+function markdown(runs: Run[]): string {
+  return runs
+    .map((run) => {
+      const row = (name: string, f: Floor, ratioToDb: number, cpuRatio: number | null, verdict: string) =>
+        `| ${name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${ratioToDb.toFixed(2)} | ${(f.p99 / f.p50).toFixed(1)} | ${fixed(cpuRatio)} | ${verdict} |`;
+      const verdict = (ratioOk: boolean | null, tailOk: boolean) =>
+        [ratioOk === null ? null : ratioOk ? "ratio met" : "**ratio missed**", tailOk ? "tail met" : "**tail missed**"].filter(Boolean).join(", ");
+      const { healthz, db } = run.floors;
+      return [
+        `**${run.products.toLocaleString("en-US")} products** (target: ≥ ${RATIO_TARGET(run.products)} × the db floor's req/s; p99 ≤ ${TAIL_TARGET} × p50)`,
+        "",
+        "| route | req/s | p50 ms | p99 ms | × db floor | p99/p50 | × db floor (server CPU) | targets |",
+        "|---|--:|--:|--:|--:|--:|--:|---|",
+        row("`/healthz` (floor)", healthz, healthz.ratioToDbFloor, healthz.cpuRatioToDbFloor, verdict(null, healthz.meetsTailTarget)),
+        row("`/healthz/db` (floor)", db, 1, 1, verdict(null, db.meetsTailTarget)),
+        ...run.routes.map((r) => row(`\`${r.name}\``, r, r.ratioToDbFloor, r.cpuRatioToDbFloor, verdict(r.meetsRatioTarget, r.meetsTailTarget))),
+      ].join("\n");
+    })
+    .join("\n\n");
+}
+
+// ------------------------------------------------------------------------------------------------ main
+
+async function main() {
+  const started = Date.now();
+  const cpus = os.cpus();
+  const machine = `${cpus[0]?.model.trim() ?? "unknown CPU"} x${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+  console.log(`Stride bench on ${machine}\n`);
+
+  await timed("Build (react-router build)", () => run(bin("react-router"), ["build"], process.env));
+  await timed("Fresh state in bench/state", async () => {
+    rmSync(STATE_DIR, { recursive: true, force: true });
+    mkdirSync(STATE_DIR, { recursive: true });
+    // A private copy of the build: a later `npm run build` empties build/ under a running server.
+    cpSync(join(ROOT, "build"), SERVE_DIR, { recursive: true });
+  });
+  await timed("Migrations", () =>
+    run(WRANGLER_BIN, ["d1", "migrations", "apply", "DB", "--local", "-c", CONFIG_PATH, "--persist-to", STATE_DIR], wranglerEnv({ CI: "true" })),
+  );
+
+  const runs: Run[] = [];
+  let imageKeys: string[] | null = null;
+  let seeded = 0;
+  let server: Server | null = null;
+  try {
+    for (const products of SIZES) {
+      const seedStarted = Date.now();
+      imageKeys = await timed(`Seed products ${(seeded + 1).toLocaleString("en-US")}..${products.toLocaleString("en-US")}`, () =>
+        seed(seeded, products, imageKeys),
+      );
+      const seedSeconds = Math.round((Date.now() - seedStarted) / 100) / 10;
+      seeded = products;
+      server = await timed("Start wrangler dev", () => startServer(products));
+      console.log(`  measuring on ${server.origin} (server log: ${relative(ROOT, server.log)})`);
+      const image = { id: 1, etag: `"${imageKeys[0].split("/").pop()}"` };
+      const result = await benchSize(server, products, image, seedSeconds);
+      runs.push(result);
+      printRun(result);
+      console.log("");
+      if (products !== SIZES.at(-1)) {
+        // Stopped while the catalogue grows: the seed writes the same SQLite files the server reads.
+        await stopChild(server.child);
+        server = null;
+      }
+    }
+
+    const productId = Math.ceil(SIZES.at(-1)! / 2);
+    const [home, product] = await timed("Page weight", () => Promise.all([pageWeight(server!.origin, "/"), pageWeight(server!.origin, `/product/${productId}`)]));
+    const pageWeightResult = { home, product };
+    const totalSeconds = Math.round((Date.now() - started) / 1000);
+
+    console.log("\nPage weight (gzip -9 of every file the page loads)");
+    for (const [name, w] of Object.entries(pageWeightResult)) {
+      console.log(
+        `  ${name.padEnd(8)} JS ${kb(w.jsGzipBytes)} in ${w.jsFiles} files (target <= ${kb(JS_TARGET_BYTES)}: ${mark(w.jsGzipBytes <= JS_TARGET_BYTES)})   ` +
+          `CSS ${kb(w.cssGzipBytes)} in ${w.cssFiles} (target <= ${kb(CSS_TARGET_BYTES)}: ${mark(w.cssGzipBytes <= CSS_TARGET_BYTES)})   HTML ${kb(w.htmlGzipBytes)}`,
+      );
+      console.log(`           largest: ${w.files.slice(0, 4).map((f) => `${f.path.split("/").pop()} ${kb(f.gzipBytes)}`).join(", ")}`);
+    }
+
+    const results = {
+      machine,
+      date: new Date().toISOString(),
+      runs,
+      pageWeight: pageWeightResult,
+      settings: { connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
+      targets: {
+        ratioToDbFloor: Object.fromEntries(SIZES.map((size) => [size, RATIO_TARGET(size)])),
+        p99OverP50Max: TAIL_TARGET,
+        jsGzipBytesMax: JS_TARGET_BYTES,
+        cssGzipBytesMax: CSS_TARGET_BYTES,
+        met: {
+          ratio: runs.every((r) => r.routes.every((route) => route.meetsRatioTarget)),
+          tail: runs.every((r) => r.floors.healthz.meetsTailTarget && r.floors.db.meetsTailTarget && r.routes.every((route) => route.meetsTailTarget)),
+          js: home.jsGzipBytes <= JS_TARGET_BYTES && product.jsGzipBytes <= JS_TARGET_BYTES,
+          css: home.cssGzipBytes <= CSS_TARGET_BYTES && product.cssGzipBytes <= CSS_TARGET_BYTES,
+        },
+      },
+      totalSeconds,
+    };
+    mkdirSync(BENCH_DIR, { recursive: true });
+    writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+
+    console.log(`\nREADME tables:\n\n${markdown(runs)}\n`);
+    const misses = runs.flatMap((r) => {
+      const size = r.products.toLocaleString("en-US");
+      return [
+        ...(r.floors.healthz.meetsTailTarget ? [] : [`${size} /healthz (tail)`]),
+        ...(r.floors.db.meetsTailTarget ? [] : [`${size} /healthz/db (tail)`]),
+        ...r.routes
+          .filter((route) => !route.meetsRatioTarget || !route.meetsTailTarget)
+          .map((route) => `${size} ${route.name} (${[route.meetsRatioTarget ? "" : "ratio", route.meetsTailTarget ? "" : "tail"].filter(Boolean).join(", ")})`),
+      ];
+    });
+    for (const [page, w] of Object.entries(pageWeightResult)) {
+      if (w.jsGzipBytes > JS_TARGET_BYTES) misses.push(`${page} page JS`);
+      if (w.cssGzipBytes > CSS_TARGET_BYTES) misses.push(`${page} page CSS`);
+    }
+    console.log(misses.length ? `Targets missed: ${misses.join("; ")}` : "Every target met.");
+    const busiest = Math.max(0, ...runs.flatMap((r) => [r.floors.healthz, ...r.floors.db.samples, ...r.routes].map((m) => m.otherCpuPercent ?? 0)));
+    if (busiest > BUSY_WARNING) {
+      console.warn(`Other programs used up to ${busiest}% of the CPU during a measurement (see "other CPU"): those figures are skewed; repeat on a quiet machine.`);
+    }
+    console.log(`Wrote ${relative(ROOT, RESULTS_FILE)} in ${totalSeconds} s (state kept in ${relative(ROOT, STATE_DIR)}/ for inspection).`);
+  } finally {
+    if (server) await stopChild(server.child);
+  }
+}
+
+main().catch(async (error: unknown) => {
+  console.error(`\nBench failed: ${error instanceof Error ? error.message : String(error)}`);
+  await Promise.all([...children].map((child) => stopChild(child, 2_000)));
+  process.exit(1);
+});
