@@ -1,53 +1,20 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { deflateSync } from "node:zlib";
 
-import { DEMO_ADMIN, uniqueUser } from "./helpers";
+import { DEMO_ADMIN, pngFromPixels, uniqueUser } from "./helpers";
 
 // Helpers for the admin back office tests: a bank slip picture, an order placed through the API as a new customer,
 // and the dashboard's figures read off the page.
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A 300×420 PNG that looks like a bank slip (a blue band, grey text lines, a stamp): enough to see it in the viewer. */
 export function bankSlipPng(width = 300, height = 420): Buffer {
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3); // filter byte 0, then RGB
-    for (let x = 0; x < width; x++) {
-      let rgb = [255, 255, 255];
-      if (y < 60) rgb = [29, 78, 216]; // header band
-      else if (y % 28 >= 10 && y % 28 < 16 && x > 24 && x < (y % 56 < 28 ? width - 24 : width - 110) && y < height - 90) rgb = [203, 213, 225]; // text lines
-      const dx = x - (width - 70);
-      const dy = y - (height - 55);
-      if (dx * dx + dy * dy < 32 * 32 && dx * dx + dy * dy > 26 * 26) rgb = [220, 38, 38]; // a stamp
-      row.set(rgb, 1 + x * 3);
-    }
-    rows.push(row);
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(Buffer.concat(rows))), chunk("IEND", Buffer.alloc(0))]);
+  return pngFromPixels(width, height, (x, y) => {
+    const dx = x - (width - 70);
+    const dy = y - (height - 55);
+    if (dx * dx + dy * dy < 32 * 32 && dx * dx + dy * dy > 26 * 26) return [220, 38, 38]; // a stamp
+    if (y < 60) return [29, 78, 216]; // header band
+    const textLine = y % 28 >= 10 && y % 28 < 16 && x > 24 && x < (y % 56 < 28 ? width - 24 : width - 110) && y < height - 90;
+    return textLine ? [203, 213, 225] : [255, 255, 255];
+  });
 }
 
 export interface PlacedOrder {

@@ -1,7 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { deflateSync } from "node:zlib";
 
-import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, waitForHydration } from "./helpers";
+import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, pngFromPixels, waitForHydration } from "./helpers";
 
 // The catalogue in a real browser against the real Worker, D1 and R2 (no mocks): categories, the live search, an
 // admin's add / update / delete of a product, the product form's validation and guards, add to cart from a card,
@@ -31,47 +30,9 @@ const formatRs = (amount: number) => `Rs ${amount.toLocaleString("en-US", { mini
 /** A unique mark for the names and brands a test writes, so they never meet another test's (or an earlier run's). */
 const uniqueMark = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
-// ---- a small valid PNG (the server judges a picture by its bytes) ----
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A width x height RGB PNG: diagonal orange and teal stripes, so a preview or a card plainly shows it. */
 function stripedPng(width: number, height: number): Buffer {
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3); // filter byte 0, then RGB
-    for (let x = 0; x < width; x++) row.set(Math.floor((x + y) / 8) % 2 ? [249, 115, 22] : [13, 148, 136], 1 + x * 3);
-    rows.push(row);
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", deflateSync(Buffer.concat(rows))),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
+  return pngFromPixels(width, height, (x, y) => (Math.floor((x + y) / 8) % 2 ? [249, 115, 22] : [13, 148, 136]));
 }
 
 const PICTURE_WIDTH = 96;
