@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import type { Result } from "axe-core";
 
-import { bankSlipPng, logInAs } from "./admin-helpers";
+import { logInAs, placeOrderAsNewCustomer } from "./admin-helpers";
 import { DEMO_ADMIN, gotoHydrated, uniqueUser } from "./helpers";
 
 // Accessibility in a real browser against the real Worker: axe-core on every screen, in the light and the dark theme,
@@ -31,25 +31,8 @@ async function setUp(request: APIRequestContext): Promise<Fixture> {
   const product = inStock.find((candidate) => candidate.reviewCount > 0) ?? inStock[0];
   expect(product, "an in-stock product in the demo catalogue").toBeDefined();
 
-  const customer = uniqueUser();
-  const registered = await request.post("/api/auth/register", { data: customer });
-  expect(registered.status(), await registered.text()).toBe(201);
-  const login = await request.post("/api/auth/login", { data: { email: customer.email, password: customer.password } });
-  expect(login.status()).toBe(200);
-  const { token } = (await login.json()) as { token: string };
-  const order = {
-    customerName: customer.name,
-    customerEmail: customer.email,
-    customerPhone: customer.phone,
-    shippingAddress: customer.address,
-    orderItems: [{ productId: product!.id, quantity: 1 }],
-  };
-  const placed = await request.post("/api/orders", {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: { order: JSON.stringify(order), bankSlip: { name: "slip.png", mimeType: "image/png", buffer: bankSlipPng() } },
-  });
-  expect(placed.status(), await placed.text()).toBe(201);
-  return { customer, orderId: ((await placed.json()) as { id: number }).id, productId: product!.id };
+  const { customer, id: orderId } = await placeOrderAsNewCustomer(request, { productId: product!.id });
+  return { customer, orderId, productId: product!.id };
 }
 
 test.beforeAll(async ({ request }) => {

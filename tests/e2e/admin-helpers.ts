@@ -24,8 +24,21 @@ export interface PlacedOrder {
   customerName: string;
 }
 
-/** Registers a new customer and places an order for one pair of an in-stock product, through the API, with a slip. */
-export async function placeOrderAsNewCustomer(request: APIRequestContext, slip: { name: string; mimeType: string; buffer: Buffer } = { name: "slip.png", mimeType: "image/png", buffer: bankSlipPng() }): Promise<PlacedOrder> {
+async function firstInStock(request: APIRequestContext): Promise<{ id: number } | undefined> {
+  const products = (await (await request.get("/api/products?page=1&pageSize=50")).json()) as { id: number; productAvailable: boolean; stockQuantity: number }[];
+  return products.find((candidate) => candidate.productAvailable && candidate.stockQuantity > 0);
+}
+
+type Slip = { name: string; mimeType: string; buffer: Buffer };
+
+/**
+ * Registers a new customer and places an order for one pair (of `productId`, else the first in-stock product),
+ * through the API, with a slip (a PNG unless one is given). Returns the order and the customer who placed it.
+ */
+export async function placeOrderAsNewCustomer(
+  request: APIRequestContext,
+  { slip = { name: "slip.png", mimeType: "image/png", buffer: bankSlipPng() }, productId }: { slip?: Slip; productId?: number } = {},
+): Promise<PlacedOrder & { customer: ReturnType<typeof uniqueUser> }> {
   const user = uniqueUser();
   const registered = await request.post("/api/auth/register", { data: user });
   expect(registered.status(), await registered.text()).toBe(201);
@@ -33,8 +46,7 @@ export async function placeOrderAsNewCustomer(request: APIRequestContext, slip: 
   expect(loggedIn.status()).toBe(200);
   const { token } = (await loggedIn.json()) as { token: string };
 
-  const products = (await (await request.get("/api/products?page=1&pageSize=50")).json()) as { id: number; productAvailable: boolean; stockQuantity: number }[];
-  const product = products.find((candidate) => candidate.productAvailable && candidate.stockQuantity > 0);
+  const product = productId ? { id: productId } : await firstInStock(request);
   expect(product, "an in-stock product in the demo catalogue").toBeDefined();
 
   const order = {
@@ -49,7 +61,7 @@ export async function placeOrderAsNewCustomer(request: APIRequestContext, slip: 
     multipart: { order: JSON.stringify(order), bankSlip: slip },
   });
   expect(placed.status(), await placed.text()).toBe(201);
-  return (await placed.json()) as PlacedOrder;
+  return { ...((await placed.json()) as PlacedOrder), customer: user };
 }
 
 /** Logs the demo admin in through the login form's action: the session cookie lands in the page's context. */

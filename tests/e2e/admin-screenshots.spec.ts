@@ -22,7 +22,7 @@ let pdfOrder = 0;
 test.beforeAll(async ({ playwright }, testInfo) => {
   const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
   pngOrder = (await placeOrderAsNewCustomer(request)).id;
-  pdfOrder = (await placeOrderAsNewCustomer(request, { name: "slip.pdf", mimeType: "application/pdf", buffer: bankSlipPdf() })).id;
+  pdfOrder = (await placeOrderAsNewCustomer(request, { slip: { name: "slip.pdf", mimeType: "application/pdf", buffer: bankSlipPdf() } })).id;
   await request.dispose();
 });
 
