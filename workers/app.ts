@@ -1,4 +1,5 @@
 import { createRequestHandler } from "react-router";
+import * as serverBuild from "virtual:react-router/server-build";
 
 import { createDb, type Db } from "../app/services/db.server";
 
@@ -10,7 +11,11 @@ declare module "react-router" {
   }
 }
 
-const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+// Given the build itself, React Router prepares its route table and handlers once per isolate; given a function (as
+// the templates do, for hot reloading), it prepares them again on every request. Only development needs that.
+const requestHandler = import.meta.env.DEV
+  ? createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE)
+  : createRequestHandler(serverBuild, import.meta.env.MODE);
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

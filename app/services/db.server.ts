@@ -2,10 +2,23 @@ import { drizzle } from "drizzle-orm/d1";
 
 import * as schema from "../../drizzle/schema";
 
-export function createDb(d1: D1Database) {
-  return drizzle(d1, { schema });
+const connect = (d1: D1Database) => drizzle(d1, { schema });
+export type Db = ReturnType<typeof connect>;
+
+const databases = new WeakMap<D1Database, Db>();
+
+/**
+ * The Drizzle database of a D1 binding, made once per binding: making one maps the whole schema (tables and
+ * relations), work an isolate need not repeat on every request. It holds no state of its own between queries.
+ */
+export function createDb(d1: D1Database): Db {
+  let db = databases.get(d1);
+  if (!db) {
+    db = connect(d1);
+    databases.set(d1, db);
+  }
+  return db;
 }
-export type Db = ReturnType<typeof createDb>;
 export { schema };
 
 export type ConstraintFailure = "unique" | "check" | "foreign-key";
