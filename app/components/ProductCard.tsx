@@ -2,19 +2,24 @@ import { Link } from "react-router";
 
 import { isPurchasable } from "~/lib/availability";
 import { formatPrice } from "~/lib/format";
-import type { ProductView } from "~/lib/schemas/product";
+import type { ProductSummary } from "~/lib/schemas/product";
 import { AddToCartButton } from "./AddToCartButton";
 import { ProductImage } from "./ProductImage";
 import { Stars } from "./Stars";
 
-export function ProductCard({ product, priority = false }: { product: ProductView; priority?: boolean }) {
+/**
+ * One link a card: the product's name, stretched over the whole card (its ::after covers the article), so the
+ * picture opens the product too without a second link to the same page for screen readers and keyboards to pass.
+ * The Add to Cart button sits above it.
+ */
+export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
   const available = isPurchasable(product);
   return (
     <article
-      className={`group card flex flex-col overflow-hidden transition-shadow hover:shadow-md ${available ? "" : "bg-slate-100 dark:bg-slate-900/60"}`}
+      className={`group card relative flex flex-col overflow-hidden transition-shadow hover:shadow-md ${available ? "" : "bg-slate-100 dark:bg-slate-900/60"}`}
       data-testid="product-card"
     >
-      <Link to={`/product/${product.id}`} className="relative block" prefetch="intent">
+      <div className="relative">
         <ProductImage
           src={product.imageUrl}
           alt={`${product.brand} ${product.name}`}
@@ -27,11 +32,11 @@ export function ProductCard({ product, priority = false }: { product: ProductVie
             Out of Stock
           </span>
         )}
-      </Link>
+      </div>
       <div className="flex flex-1 flex-col gap-1 p-4">
         <p className="text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
         <h2 className="text-base font-semibold leading-snug">
-          <Link to={`/product/${product.id}`} className="hover:text-brand-700 dark:hover:text-brand-300" prefetch="intent">
+          <Link to={`/product/${product.id}`} className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300" prefetch="intent">
             {product.name}
           </Link>
         </h2>
@@ -44,7 +49,7 @@ export function ProductCard({ product, priority = false }: { product: ProductVie
           </p>
         )}
         <p className="mt-auto pt-2 text-lg font-bold text-slate-900 dark:text-white">{formatPrice(product.price)}</p>
-        <AddToCartButton productId={product.id} productName={product.name} available={available} className="mt-2 w-full" />
+        <AddToCartButton productId={product.id} productName={product.name} available={available} className="relative z-10 mt-2 w-full" />
       </div>
     </article>
   );

@@ -1,4 +1,4 @@
-import type { ProductView } from "~/lib/schemas/product";
+import type { ProductSummary } from "~/lib/schemas/product";
 import { ProductCard } from "./ProductCard";
 
 /**
@@ -7,7 +7,7 @@ import { ProductCard } from "./ProductCard";
  * phone (one column, the first card alone in view) they no longer compete with the page's CSS, scripts and that first
  * picture; on wide screens the rest of the first row starts as soon as the layout places it in view.
  */
-export function ProductGrid({ products }: { products: ProductView[] }) {
+export function ProductGrid({ products }: { products: ProductSummary[] }) {
   return (
     <div className="grid grid-cols-[repeat(auto-fill,minmax(250px,1fr))] gap-5">
       {products.map((product, index) => (

@@ -4,7 +4,7 @@ import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
 import { SORTS, type Sort } from "~/lib/constants";
-import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
+import { listQuerySchema, PAGE_SIZE, toProductSummary } from "~/lib/schemas/product";
 import { listProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
 
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parsed.success ? parsed.data : {};
   const page = await listProducts(context.db, { category: query.category, sort: query.sort, page: query.page, pageSize: PAGE_SIZE });
   return {
-    products: page.items,
+    products: page.items.map(toProductSummary),
     category: query.category ?? null,
     sort: query.sort ?? "newest",
     page: page.page,

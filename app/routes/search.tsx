@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
-import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
+import { PAGE_SIZE, searchQuerySchema, toProductSummary } from "~/lib/schemas/product";
 import { searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
 
@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!parsed.success) return { keyword: (url.searchParams.get("keyword") ?? "").trim(), products: [], page: 1, hasMore: false };
   const { keyword, page = 1 } = parsed.data;
   const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE });
-  return { keyword, products: items, page, hasMore };
+  return { keyword, products: items.map(toProductSummary), page, hasMore };
 }
 
 export default function SearchPage() {
