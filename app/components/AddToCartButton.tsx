@@ -34,9 +34,9 @@ export function AddToCartButton({ productId, productName, available, className =
           fetcher.submit({ productId: String(productId) }, { method: "post", action: "/cart/add" });
         }}
       >
-        <input type="hidden" name="productId" value={productId} />
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-        <button type="submit" className={`btn-primary ${className}`} disabled={adding} aria-label={`Add ${productName} to cart`}>
+        {/* The button carries the product: a form posted without JavaScript sends its name and value. */}
+        <button type="submit" name="productId" value={productId} className={`btn-primary ${className}`} disabled={adding} aria-label={`Add ${productName} to cart`}>
           {adding ? "Adding..." : "Add to Cart"}
         </button>
       </form>

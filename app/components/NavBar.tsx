@@ -143,7 +143,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
-      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center gap-2 px-4 py-2 sm:px-6">
+      <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-2 px-4 py-2 sm:px-6 md:flex-nowrap">
         <Link to="/" className="mr-2 flex min-h-11 items-center gap-2 text-xl font-extrabold tracking-tight text-slate-900 dark:text-white">
           <span aria-hidden="true" className="inline-flex size-8 items-center justify-center rounded-lg bg-brand-600 text-base text-white dark:bg-brand-400 dark:text-slate-950">
             S
@@ -152,20 +152,18 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
         </Link>
 
         <div className="hidden items-center gap-1 md:flex">{primaryLinks}</div>
-        <div className="hidden max-w-sm flex-1 md:block">
+        {/* One search box: in the bar on wide screens, a full-width row under it on phones, where search matters most. */}
+        <div className="order-last w-full md:order-none md:w-auto md:max-w-sm md:flex-1">
           <SearchBox id="nav-search" />
         </div>
-        <div className="ml-auto hidden items-center gap-1 md:flex">
+        <div className="ml-auto flex items-center gap-1">
           <ThemeToggle theme={theme} />
           {cartLink}
-          <AccountLinks user={user} />
-        </div>
-
-        {/* Phones: cart and theme stay in reach; the rest folds behind the menu button. */}
-        <div className="ml-auto flex items-center gap-1 md:hidden">
-          <ThemeToggle theme={theme} />
-          {cartLink}
-          <details ref={phoneMenu} className="group">
+          <div className="hidden items-center gap-1 md:flex">
+            <AccountLinks user={user} />
+          </div>
+          {/* Phones: the pages and the account fold behind the menu button. */}
+          <details ref={phoneMenu} className="group md:hidden">
             <summary
               className="inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
               aria-label="Menu"
@@ -173,7 +171,6 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
               <MenuIcon className="size-6" />
             </summary>
             <div className="absolute inset-x-0 top-full z-30 space-y-3 border-b border-slate-200 bg-white px-4 py-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
-              <SearchBox id="nav-search-mobile" />
               <div className="flex flex-wrap items-center gap-1">{primaryLinks}</div>
               <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
                 <AccountLinks user={user} />

@@ -1,5 +1,3 @@
-import { Link } from "react-router";
-
 import { isPurchasable } from "~/lib/availability";
 import { formatPrice } from "~/lib/format";
 import type { ProductSummary } from "~/lib/schemas/product";
@@ -10,7 +8,8 @@ import { Stars } from "./Stars";
 /**
  * One link a card: the product's name, stretched over the whole card (its ::after covers the article), so the
  * picture opens the product too without a second link to the same page for screen readers and keyboards to pass.
- * The Add to Cart button sits above it.
+ * The Add to Cart button sits above it. A plain <a>: ProductGrid navigates and prefetches for every card link at once;
+ * data-discover lets React Router learn the product route ahead of a click, as it does for its own links.
  */
 export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
   const available = isPurchasable(product);
@@ -19,33 +18,30 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
       className={`group card relative flex flex-col overflow-hidden transition-shadow hover:shadow-md ${available ? "" : "bg-slate-100 dark:bg-slate-900/60"}`}
       data-testid="product-card"
     >
-      <div className="relative">
-        <ProductImage
-          src={product.imageUrl}
-          alt={`${product.brand} ${product.name}`}
-          loading={priority ? "eager" : "lazy"}
-          fetchPriority={priority ? "high" : undefined}
-          className={`aspect-square w-full bg-slate-100 object-cover transition-transform duration-300 group-hover:scale-[1.02] dark:bg-slate-800 ${available ? "" : "opacity-60 grayscale"}`}
-        />
-        {!available && (
-          <span className="absolute left-3 top-3 rounded-full bg-slate-900/85 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white dark:bg-white/90 dark:text-slate-900">
-            Out of Stock
-          </span>
-        )}
-      </div>
+      <ProductImage
+        src={product.imageUrl}
+        alt={`${product.brand} ${product.name}`}
+        loading={priority ? "eager" : "lazy"}
+        fetchPriority={priority ? "high" : undefined}
+        className={`aspect-square w-full bg-slate-100 object-cover transition-transform duration-300 group-hover:scale-[1.02] dark:bg-slate-800 ${available ? "" : "opacity-60 grayscale"}`}
+      />
+      {/* Over the picture, which starts the card. */}
+      {!available && (
+        <span className="absolute left-3 top-3 rounded-full bg-slate-900/85 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white dark:bg-white/90 dark:text-slate-900">
+          Out of Stock
+        </span>
+      )}
       <div className="flex flex-1 flex-col gap-1 p-4">
         <p className="text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
         <h2 className="text-base font-semibold leading-snug">
-          <Link to={`/product/${product.id}`} className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300" prefetch="intent">
+          <a href={`/product/${product.id}`} data-card-link data-discover="true" className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300">
             {product.name}
-          </Link>
+          </a>
         </h2>
         {product.reviewCount > 0 && product.averageRating !== null && (
           <p className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <Stars rating={product.averageRating} />
-            <span>
-              {product.averageRating.toFixed(1)} ({product.reviewCount})
-            </span>
+            <span>{`${product.averageRating.toFixed(1)} (${product.reviewCount})`}</span>
           </p>
         )}
         <p className="mt-auto pt-2 text-lg font-bold text-slate-900 dark:text-white">{formatPrice(product.price)}</p>

@@ -53,6 +53,8 @@ const searchBox = (page: Page) => page.getByRole("combobox", { name: "Search sho
 const cards = (page: Page) => page.getByTestId("product-card");
 const cardNames = (page: Page) => cards(page).getByRole("heading", { level: 2 }).allTextContents();
 const cardOf = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { level: 2, name, exact: true }) });
+const insideOf = (inner: { x: number; y: number; width: number; height: number }, outer: typeof inner) =>
+  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 const cartLink = (page: Page, count: number) => mainNav(page).getByRole("link", { name: `Cart, ${count} ${count === 1 ? "item" : "items"}` });
 
 /** An image that the browser has really loaded and decoded: its natural width, or 0. */
@@ -393,6 +395,22 @@ test("a visitor adds a product from its card: a toast that hides itself, and the
   await expect(cartLink(page, 1)).toBeVisible();
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a card's Add to Cart posts a plain form and comes back to the same page, one more in the cart", async ({ page }) => {
+    const [product] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable);
+    await page.goto(`/?category=${product.category}`);
+    await expect(cartLink(page, 0)).toBeVisible();
+    await cardOf(page, product.name).getByRole("button", { name: `Add ${product.name} to cart`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`^[^?]+\\?category=${product.category}&added=`));
+    await expect(cartLink(page, 1)).toBeVisible();
+
+    await page.goto("/cart");
+    await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
+  });
+});
+
 // ---- 7. the product page ----
 
 test("View Reviews scrolls the reviews into view", async ({ page }) => {
@@ -421,10 +439,33 @@ test("an out-of-stock product shows a disabled Out of Stock button, and its card
     await gotoHydrated(page, `/?category=${product.category}`);
     const card = cardOf(page, product.name);
     await expect(card).toHaveCount(1);
-    const pictureLink = card.getByRole("link").filter({ has: page.getByRole("img") });
-    await expect(pictureLink.getByText("Out of Stock", { exact: true })).toBeVisible();
+    const badge = card.locator("span", { hasText: /^Out of Stock$/ });
+    await expect(badge).toBeVisible();
+    const [badgeBox, pictureBox] = [await badge.boundingBox(), await card.getByRole("img").boundingBox()];
+    expect(badgeBox && pictureBox && insideOf(badgeBox, pictureBox), "the badge sits over the picture").toBe(true);
     await expect(card.getByRole("button", { name: "Out of Stock", exact: true })).toBeDisabled();
   }
+});
+
+test("a card is one link to its product: a click on the picture opens it, the Add to Cart button does not", async ({ page }) => {
+  const [product] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable);
+  await gotoHydrated(page, `/?category=${product.category}`);
+  const card = cardOf(page, product.name);
+  await expect(card.getByRole("link")).toHaveCount(1);
+  await expect(card.getByRole("link")).toHaveAccessibleName(product.name);
+
+  await card.getByRole("button", { name: `Add ${product.name} to cart`, exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
+  await expect(page).toHaveURL(`/?category=${product.category}`);
+
+  // Where a shopper clicks: the middle of the picture, which the name's link covers. The page is not reloaded: the
+  // grid navigates in the app, as a <Link> would (a marker on window survives).
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  const picture = (await card.getByRole("img").boundingBox())!;
+  await page.mouse.click(picture.x + picture.width / 2, picture.y + picture.height / 2);
+  await expect(page).toHaveURL(`/product/${product.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
+  expect(await page.evaluate(() => "sameDocument" in window), "navigated without reloading the page").toBe(true);
 });
 
 // ---- menus and the search box behave as menus do ----
