@@ -10,8 +10,8 @@ const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.u
 
 /**
  * React Router's package.json sends every import to its development build, production included
- * (remix-run/react-router#14102): dev-only warnings and checks in the browser and on the server, and about 10 KB more
- * gzipped JavaScript on every page. A build resolves it to the production build that ships alongside.
+ * (remix-run/react-router#14102): dev-only warnings and checks in the browser and on the server. A build resolves it to
+ * the production build that ships alongside.
  */
 const reactRouterProductionBuild = [
   { find: /^react-router$/, replacement: path("./node_modules/react-router/dist/production/index.mjs") },

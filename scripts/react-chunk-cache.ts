@@ -10,10 +10,12 @@ import type { Plugin } from "vite";
  * time. This keeps the encoded bytes of short strings in a per-isolate map, so a string is encoded once.
  *
  * Safe because React already reuses its own precomputed chunks the same way: chunks up to 4096 bytes are copied into
- * its output buffer, never handed over or changed. The map is emptied when it grows past MAX_ENTRIES, so one-off
- * strings (product names, e-mails) cannot make it grow without end.
+ * its output buffer, never handed over (a larger one would be enqueued, and so detached: those are never kept). The
+ * map is emptied when it grows past MAX_ENTRIES, so one-off strings (product names, e-mails) cannot make it grow
+ * without end.
  *
- * The build fails if React's code no longer has the function this replaces, rather than silently losing the gain.
+ * The build fails if React's code no longer has the function this replaces, or if the Worker build never met React's
+ * renderer at all, rather than silently losing the gain.
  */
 export function reactChunkCache(): Plugin {
   const RENDERER = /react-dom-server\.edge\.production\.js$/;
@@ -27,17 +29,23 @@ function stringToChunk(content) {
   if (chunk === undefined) {
     if (encodedChunks.size >= ${MAX_ENTRIES}) encodedChunks.clear();
     chunk = textEncoder.encode(content);
-    encodedChunks.set(content, chunk);
+    if (chunk.byteLength <= 4096) encodedChunks.set(content, chunk);
   }
   return chunk;
 }`;
+  let patched = false;
   return {
     name: "stride:react-chunk-cache",
     apply: "build",
     transform(code, id) {
       if (!RENDERER.test(id.split("?")[0])) return null;
       if (!code.includes(ORIGINAL)) this.error(`react-chunk-cache: stringToChunk not found in ${id}; React changed, review this plugin`);
+      patched = true;
       return { code: code.replace(ORIGINAL, REPLACEMENT), map: null };
+    },
+    buildEnd() {
+      // The Worker's environment is "ssr" (vite.config.ts); the browser build never loads React's server renderer.
+      if (this.environment?.name === "ssr" && !patched) this.error("react-chunk-cache: the Worker build did not include react-dom-server.edge.production.js; review this plugin");
     },
   };
 }

@@ -29,6 +29,7 @@ export function AddToCartButton({ productId, productName, available, className =
       <form
         method="post"
         action="/cart/add"
+        data-discover="true"
         onSubmit={(event) => {
           event.preventDefault();
           fetcher.submit({ productId: String(productId) }, { method: "post", action: "/cart/add" });

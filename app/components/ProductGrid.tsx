@@ -1,4 +1,4 @@
-import { useState, type FocusEvent, type MouseEvent } from "react";
+import { useMemo, useRef, useState, type FocusEvent, type MouseEvent, type TouchEvent } from "react";
 import { PrefetchPageLinks, useNavigate } from "react-router";
 
 import type { ProductSummary } from "~/lib/schemas/product";
@@ -20,6 +20,7 @@ const cardLinkOf = (target: EventTarget): HTMLAnchorElement | null => (target in
 export function ProductGrid({ products }: { products: ProductSummary[] }) {
   const navigate = useNavigate();
   const [intent, setIntent] = useState<string | null>(null);
+  const intentTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const onClick = (event: MouseEvent) => {
     const link = cardLinkOf(event.target);
     // Modified and middle clicks keep the browser's own behaviour (a new tab, a download).
@@ -27,15 +28,26 @@ export function ProductGrid({ products }: { products: ProductSummary[] }) {
     event.preventDefault();
     navigate(link.pathname + link.search);
   };
-  const onIntent = (event: MouseEvent | FocusEvent) => {
+  // As <Link prefetch="intent">: a card pointed at (or focused, or touched) for 100 ms, not every card the pointer crosses.
+  const onIntent = (event: MouseEvent | FocusEvent | TouchEvent) => {
+    clearTimeout(intentTimer.current);
     const link = cardLinkOf(event.target);
-    if (link) setIntent(link.pathname + link.search);
+    if (link) intentTimer.current = setTimeout(() => setIntent(link.pathname + link.search), 100);
   };
+  const onLeave = () => clearTimeout(intentTimer.current);
+  // The prefetch link changes with the intent; the cards need not render again.
+  const cards = useMemo(() => products.map((product, index) => <ProductCard key={product.id} product={product} priority={index === 0} />), [products]);
   return (
-    <div className="grid grid-cols-[repeat(auto-fill,minmax(250px,1fr))] gap-5" onClick={onClick} onMouseOver={onIntent} onFocus={onIntent}>
-      {products.map((product, index) => (
-        <ProductCard key={product.id} product={product} priority={index === 0} />
-      ))}
+    <div
+      className="grid grid-cols-[repeat(auto-fill,minmax(250px,1fr))] gap-5"
+      onClick={onClick}
+      onMouseOver={onIntent}
+      onFocus={onIntent}
+      onTouchStart={onIntent}
+      onMouseOut={onLeave}
+      onBlur={onLeave}
+    >
+      {cards}
       {intent && <PrefetchPageLinks page={intent} />}
     </div>
   );

@@ -458,14 +458,25 @@ test("a card is one link to its product: a click on the picture opens it, the Ad
   await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
   await expect(page).toHaveURL(`/?category=${product.category}`);
 
+  // Pointing at the card prefetches the product's data, as <Link prefetch="intent"> does.
+  const picture = (await card.getByRole("img").boundingBox())!;
+  await page.mouse.move(picture.x + picture.width / 2, picture.y + picture.height / 2);
+  await expect(page.locator(`link[rel="prefetch"][href^="/product/${product.id}.data"]`)).toHaveCount(1);
+
   // Where a shopper clicks: the middle of the picture, which the name's link covers. The page is not reloaded: the
   // grid navigates in the app, as a <Link> would (a marker on window survives).
   await page.evaluate(() => Object.assign(window, { sameDocument: true }));
-  const picture = (await card.getByRole("img").boundingBox())!;
   await page.mouse.click(picture.x + picture.width / 2, picture.y + picture.height / 2);
   await expect(page).toHaveURL(`/product/${product.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
   expect(await page.evaluate(() => "sameDocument" in window), "navigated without reloading the page").toBe(true);
+
+  // From the keyboard: the link takes focus and Enter opens the product.
+  await page.goBack();
+  await expect(page).toHaveURL(`/?category=${product.category}`);
+  await cardOf(page, product.name).getByRole("link").focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(`/product/${product.id}`);
 });
 
 // ---- menus and the search box behave as menus do ----
