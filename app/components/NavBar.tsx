@@ -50,10 +50,10 @@ function CategoriesMenu() {
   // The choice lives in the URL (/?category=Ladies).
   const menu = useMenu();
   return (
-    <details ref={menu} className="group relative">
+    <details ref={menu} className="group/categories relative">
       <summary className="inline-flex min-h-11 cursor-pointer list-none items-center gap-1 rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
         Categories
-        <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
+        <ChevronDownIcon className="size-4 transition-transform group-open/categories:rotate-180" />
       </summary>
       <ul className="absolute left-0 z-30 mt-1 w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <li>
@@ -163,7 +163,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
             <AccountLinks user={user} />
           </div>
           {/* Phones: the pages and the account fold behind the menu button. */}
-          <details ref={phoneMenu} className="group md:hidden">
+          <details ref={phoneMenu} className="md:hidden">
             <summary
               className="inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
               aria-label="Menu"
