@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, uniqueUser, waitForHydration } from "./helpers";
+import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, register, uniqueUser, waitForHydration } from "./helpers";
 
 // Accounts in a real browser against the real Worker, D1 and all: no mocks.
 // Every test starts from a fresh browser context (no cookies), so none depends on another.
@@ -11,13 +11,7 @@ test("a new shopper registers, logs out, logs back in and edits the profile", as
   // Register: a new customer is logged in at once and lands on the shop.
   await gotoHydrated(page, "/register");
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
-  await page.getByLabel("Name", { exact: true }).fill(user.name);
-  await page.getByLabel("Email", { exact: true }).fill(user.email);
-  await page.getByLabel("Password", { exact: true }).fill(user.password);
-  await page.getByLabel("Confirm password", { exact: true }).fill(user.password);
-  await page.getByLabel("Address", { exact: true }).fill(user.address);
-  await page.getByLabel("Phone", { exact: true }).fill(user.phone);
-  await page.getByRole("button", { name: "Register", exact: true }).click();
+  await register(page, user);
 
   await expect(page).toHaveURL("/");
   const profileLink = page.getByRole("link", { name: `Profile of ${user.name}` });
@@ -113,13 +107,7 @@ test.describe("the register form", () => {
   test("refuses passwords that do not match", async ({ page }) => {
     const user = uniqueUser();
     await gotoHydrated(page, "/register");
-    await page.getByLabel("Name", { exact: true }).fill(user.name);
-    await page.getByLabel("Email", { exact: true }).fill(user.email);
-    await page.getByLabel("Password", { exact: true }).fill(user.password);
-    await page.getByLabel("Confirm password", { exact: true }).fill(`${user.password}-typo`);
-    await page.getByLabel("Address", { exact: true }).fill(user.address);
-    await page.getByLabel("Phone", { exact: true }).fill(user.phone);
-    await page.getByRole("button", { name: "Register", exact: true }).click();
+    await register(page, user, `${user.password}-typo`);
 
     // The error sits under the confirmation field and is tied to it for screen readers.
     const confirm = page.getByLabel("Confirm password", { exact: true });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { gotoHydrated, uniqueUser, waitForHydration } from "./helpers";
+import { gotoHydrated, register, uniqueUser, waitForHydration } from "./helpers";
 
 // The shopper's way from the shop window to a placed order, in a real browser against the real Worker, D1 and R2:
 // a visitor fills a cart, registers (which merges the cart into the saved one), changes a quantity, checks out with
@@ -39,13 +39,7 @@ async function addFromHomeGrid(page: Page, count: number): Promise<string[]> {
 /** Registers a new customer through the screen, coming back to `redirect`. */
 async function registerThrough(page: Page, user: ReturnType<typeof uniqueUser>, redirect: string): Promise<void> {
   await gotoHydrated(page, `/register?redirect=${encodeURIComponent(redirect)}`);
-  await page.getByLabel("Name", { exact: true }).fill(user.name);
-  await page.getByLabel("Email", { exact: true }).fill(user.email);
-  await page.getByLabel("Password", { exact: true }).fill(user.password);
-  await page.getByLabel("Confirm password", { exact: true }).fill(user.password);
-  await page.getByLabel("Address", { exact: true }).fill(user.address);
-  await page.getByLabel("Phone", { exact: true }).fill(user.phone);
-  await page.getByRole("button", { name: "Register", exact: true }).click();
+  await register(page, user);
   await expect(page).toHaveURL(redirect);
   await waitForHydration(page);
 }

@@ -35,6 +35,17 @@ export async function logIn(page: Page, account: { email: string; password: stri
   await page.getByRole("button", { name: "Login", exact: true }).click();
 }
 
+/** Fills and submits the register form (a different confirmation when given); the caller asserts where it lands. */
+export async function register(page: Page, user: ReturnType<typeof uniqueUser>, confirmPassword = user.password): Promise<void> {
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(confirmPassword);
+  await page.getByLabel("Address", { exact: true }).fill(user.address);
+  await page.getByLabel("Phone", { exact: true }).fill(user.phone);
+  await page.getByRole("button", { name: "Register", exact: true }).click();
+}
+
 /** A PNG drawn pixel by pixel (the server judges pictures by their bytes), through the shop's own encoder. */
 export function pngFromPixels(width: number, height: number, colorAt: (x: number, y: number) => readonly [number, number, number]): Buffer {
   const rgba = new Uint8Array(width * height * 4);

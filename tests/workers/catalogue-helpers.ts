@@ -29,16 +29,8 @@ export interface ApiProduct {
   reviewCount: number;
 }
 
-export interface ProductBody {
-  name: string;
-  brand: string;
-  description: string;
-  price: number;
-  category: Category;
-  stockQuantity: number;
-  releaseDate: string;
-  productAvailable: boolean;
-}
+/** What a client sends to create or update a product: the product less what the server decides. */
+export type ProductBody = Omit<ApiProduct, "id" | "imageName" | (typeof PRODUCT_EXTRA_FIELDS)[number]>;
 
 /** A short random tag, so names stay unique within a test file's shared storage. */
 export function tag(): string {
