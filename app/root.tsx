@@ -12,6 +12,7 @@ import {
 } from "react-router";
 
 import "./app.css";
+import { useAppLinkNavigation } from "./components/AppLink";
 import { ErrorPage, NotFoundPage } from "./components/ErrorPage";
 import { NavBar } from "./components/NavBar";
 import { isTheme, type Theme } from "./lib/constants";
@@ -62,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 function Frame({ children }: { children: ReactNode }) {
+  useAppLinkNavigation();
   const data = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
   const hideNav = matches.some((match) => (match.handle as RouteHandle | undefined)?.hideNav);

@@ -1,4 +1,5 @@
-import { useFetcher, useLocation } from "react-router";
+import { useId, useState, type FormEvent } from "react";
+import { useFetcher, useFetchers, useLocation, useSubmit } from "react-router";
 
 import { Toast } from "./Toast";
 
@@ -7,16 +8,68 @@ interface AddToCartResult {
   message: string;
 }
 
+const FETCHER_PREFIX = "add-to-cart:";
+
 /**
- * Adds one unit. Without JavaScript it is a plain form that comes back to this page; with it, a fetcher that stays
- * on the page and shows a toast. A plain <form>, not fetcher.Form: the submit handler hands the fetcher its data, so
- * the router's form machinery (resolving the action against the route tree) would only cost every card of a grid
- * page render time.
+ * Adding to the cart, for every Add to Cart button of a grid (or the one of a product page): one form, which each
+ * button posts through its `form` attribute with its own product, so a page of 24 cards renders one form rather than
+ * 24. Without JavaScript the form posts and the action comes back to this page, which shows the toast. With it, the
+ * submit handler adds the product with a fetcher and the page stays put. Each product has a fetcher of its own (keyed
+ * by its id): adding a second product while the first is on its way does not cancel the first. The toast tells the
+ * outcome of the latest.
  */
-export function AddToCartButton({ productId, productName, available, className = "" }: { productId: number; productName: string; available: boolean; className?: string }) {
-  const fetcher = useFetcher<AddToCartResult>();
+export function useAddToCart() {
+  const formId = useId();
+  const submit = useSubmit();
+  const fetchers = useFetchers();
   const location = useLocation();
-  const adding = fetcher.state !== "idle";
+  const [latestKey, setLatestKey] = useState<string | null>(null);
+  const adding = new Set(fetchers.filter((fetcher) => fetcher.key.startsWith(FETCHER_PREFIX) && fetcher.state !== "idle").map((fetcher) => fetcher.key));
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const button = (event.nativeEvent as SubmitEvent).submitter;
+    const productId = button instanceof HTMLButtonElement ? button.value : "";
+    if (!productId) return;
+    event.preventDefault();
+    const key = FETCHER_PREFIX + productId;
+    submit({ productId }, { method: "post", action: "/cart/add", navigate: false, fetcherKey: key });
+    setLatestKey(key);
+  };
+
+  return {
+    formId,
+    isAdding: (productId: number) => adding.has(FETCHER_PREFIX + productId),
+    /** The form the buttons post; render it once, anywhere on the page. */
+    form: (
+      <form id={formId} method="post" action="/cart/add" data-discover="true" onSubmit={onSubmit} hidden>
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      </form>
+    ),
+    toast: latestKey && <AddToCartToast fetcherKey={latestKey} />,
+  };
+}
+
+function AddToCartToast({ fetcherKey }: { fetcherKey: string }) {
+  const { data } = useFetcher<AddToCartResult>({ key: fetcherKey });
+  return <Toast message={data?.message ?? null} tone={data?.ok === false ? "error" : "success"} id={data} />;
+}
+
+/** One product's button, posting `useAddToCart`'s form (`formId`). No hooks: a grid page renders 24. */
+export function AddToCartButton({
+  formId,
+  productId,
+  productName,
+  available,
+  adding,
+  className = "",
+}: {
+  formId: string;
+  productId: number;
+  productName: string;
+  available: boolean;
+  adding: boolean;
+  className?: string;
+}) {
   if (!available) {
     return (
       <button type="button" disabled className={`btn-secondary ${className}`}>
@@ -25,23 +78,9 @@ export function AddToCartButton({ productId, productName, available, className =
     );
   }
   return (
-    <>
-      <form
-        method="post"
-        action="/cart/add"
-        data-discover="true"
-        onSubmit={(event) => {
-          event.preventDefault();
-          fetcher.submit({ productId: String(productId) }, { method: "post", action: "/cart/add" });
-        }}
-      >
-        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-        {/* The button carries the product: a form posted without JavaScript sends its name and value. */}
-        <button type="submit" name="productId" value={productId} className={`btn-primary ${className}`} disabled={adding} aria-label={`Add ${productName} to cart`}>
-          {adding ? "Adding..." : "Add to Cart"}
-        </button>
-      </form>
-      <Toast message={fetcher.data?.message ?? null} tone={fetcher.data?.ok === false ? "error" : "success"} id={fetcher.data} />
-    </>
+    // The button carries the product: a form posted without JavaScript sends the submitter's name and value.
+    <button type="submit" form={formId} name="productId" value={productId} className={`btn-primary ${className}`} disabled={adding} aria-label={`Add ${productName} to cart`}>
+      {adding ? "Adding..." : "Add to Cart"}
+    </button>
   );
 }

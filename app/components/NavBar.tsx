@@ -1,7 +1,8 @@
-import { useEffect, useRef } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { useEffect, useRef, type ReactNode } from "react";
+import { Form, useLocation } from "react-router";
 
 import { CATEGORIES, type Theme } from "~/lib/constants";
+import { AppLink } from "./AppLink";
 import type { PublicUser } from "~/lib/schemas/auth";
 import { CartIcon, ChevronDownIcon, MenuIcon, UserIcon } from "./icons";
 import { SearchBox } from "./SearchBox";
@@ -13,12 +14,25 @@ interface NavBarProps {
   theme: Theme;
 }
 
-const linkClass = ({ isActive }: { isActive: boolean }) =>
+const linkClass = (isActive: boolean) =>
   `inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-medium transition-colors ${
     isActive
       ? "text-brand-700 dark:text-brand-300"
       : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
   }`;
+
+/**
+ * A link of the bar, marked as the current page when it is (as <NavLink> would: the path itself, or below it unless
+ * `end`). The bar is on every page, so its links are AppLinks; the bar reads the location once for all of them.
+ */
+function BarLink({ to, end = false, pathname, children, ...props }: { to: string; end?: boolean; pathname: string; children: ReactNode; "aria-label"?: string }) {
+  const active = pathname === to || (!end && pathname.startsWith(`${to}/`));
+  return (
+    <AppLink to={to} className={linkClass(active)} aria-current={active ? "page" : undefined} {...props}>
+      {children}
+    </AppLink>
+  );
+}
 
 /** A <details> menu (it opens without JavaScript) that, with it, closes after a navigation, on Escape and on a click elsewhere. */
 function useMenu() {
@@ -57,15 +71,15 @@ function CategoriesMenu() {
       </summary>
       <ul className="absolute left-0 z-30 mt-1 w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <li>
-          <Link to="/" className="flex min-h-11 items-center rounded-lg px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+          <AppLink to="/" className="flex min-h-11 items-center rounded-lg px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
             All Products
-          </Link>
+          </AppLink>
         </li>
         {CATEGORIES.map((category) => (
           <li key={category}>
-            <Link to={`/?category=${category}`} className="flex min-h-11 items-center rounded-lg px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+            <AppLink to={`/?category=${category}`} className="flex min-h-11 items-center rounded-lg px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
               {category}
-            </Link>
+            </AppLink>
           </li>
         ))}
       </ul>
@@ -73,26 +87,26 @@ function CategoriesMenu() {
   );
 }
 
-function AccountLinks({ user }: { user: PublicUser | null }) {
+function AccountLinks({ user, pathname }: { user: PublicUser | null; pathname: string }) {
   if (!user) {
     return (
       <>
-        <NavLink to="/login" className={linkClass}>
+        <BarLink to="/login" pathname={pathname}>
           Login
-        </NavLink>
-        <Link to="/register" className="btn-primary">
+        </BarLink>
+        <AppLink to="/register" className="btn-primary">
           Register
-        </Link>
+        </AppLink>
       </>
     );
   }
   return (
     <>
-      <Link to="/profile" className={linkClass({ isActive: false })} aria-label={`Profile of ${user.name}`} title="Profile">
+      <AppLink to="/profile" className={linkClass(false)} aria-label={`Profile of ${user.name}`} title="Profile">
         <UserIcon className="size-6" />
-      </Link>
+      </AppLink>
       <Form method="post" action="/logout">
-        <button type="submit" className={linkClass({ isActive: false })}>
+        <button type="submit" className={linkClass(false)}>
           Logout
         </button>
       </Form>
@@ -102,32 +116,33 @@ function AccountLinks({ user }: { user: PublicUser | null }) {
 
 export function NavBar({ user, cartCount, theme }: NavBarProps) {
   const phoneMenu = useMenu();
+  const { pathname } = useLocation();
   const isAdmin = user?.role === "ROLE_ADMIN";
   const primaryLinks = (
     <>
-      <NavLink to="/" end className={linkClass}>
+      <BarLink to="/" end pathname={pathname}>
         Home
-      </NavLink>
+      </BarLink>
       {isAdmin && (
         <>
-          <NavLink to="/admin/dashboard" className={linkClass}>
+          <BarLink to="/admin/dashboard" pathname={pathname}>
             Dashboard
-          </NavLink>
-          <NavLink to="/add_product" className={linkClass}>
+          </BarLink>
+          <BarLink to="/add_product" pathname={pathname}>
             Add Product
-          </NavLink>
+          </BarLink>
         </>
       )}
       <CategoriesMenu />
       {user && !isAdmin && (
-        <NavLink to="/orders" className={linkClass}>
+        <BarLink to="/orders" pathname={pathname}>
           My Orders
-        </NavLink>
+        </BarLink>
       )}
     </>
   );
   const cartLink = (
-    <NavLink to="/cart" className={linkClass} aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
+    <BarLink to="/cart" pathname={pathname} aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
       <span className="relative inline-flex">
         <CartIcon className="size-6" />
         <span
@@ -138,18 +153,18 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
         </span>
       </span>
       <span className="ml-3 hidden lg:inline">Cart</span>
-    </NavLink>
+    </BarLink>
   );
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-2 px-4 py-2 sm:px-6 md:flex-nowrap">
-        <Link to="/" className="mr-2 flex min-h-11 items-center gap-2 text-xl font-extrabold tracking-tight text-slate-900 dark:text-white">
+        <AppLink to="/" className="mr-2 flex min-h-11 items-center gap-2 text-xl font-extrabold tracking-tight text-slate-900 dark:text-white">
           <span aria-hidden="true" className="inline-flex size-8 items-center justify-center rounded-lg bg-brand-600 text-base text-white dark:bg-brand-400 dark:text-slate-950">
             S
           </span>
           Stride
-        </Link>
+        </AppLink>
 
         <div className="hidden items-center gap-1 md:flex">{primaryLinks}</div>
         {/* One search box: in the bar on wide screens, a full-width row under it on phones, where search matters most. */}
@@ -160,7 +175,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
           <ThemeToggle theme={theme} />
           {cartLink}
           <div className="hidden items-center gap-1 md:flex">
-            <AccountLinks user={user} />
+            <AccountLinks user={user} pathname={pathname} />
           </div>
           {/* Phones: the pages and the account fold behind the menu button. */}
           <details ref={phoneMenu} className="md:hidden">
@@ -173,7 +188,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
             <div className="absolute inset-x-0 top-full z-30 space-y-3 border-b border-slate-200 bg-white px-4 py-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
               <div className="flex flex-wrap items-center gap-1">{primaryLinks}</div>
               <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
-                <AccountLinks user={user} />
+                <AccountLinks user={user} pathname={pathname} />
               </div>
             </div>
           </details>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { AppLink } from "./AppLink";
 
 /** Page links that keep the rest of the query (category, sort, keyword). */
 export function Pagination({ page, pageCount, search }: { page: number; pageCount: number; search: URLSearchParams }) {
@@ -16,27 +16,27 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
   return (
     <nav aria-label="Pages" className="mt-10 flex flex-wrap items-center justify-center gap-1">
       {page > 1 && (
-        <Link to={href(page - 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="prev">
+        <AppLink to={href(page - 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="prev">
           Previous
-        </Link>
+        </AppLink>
       )}
       {pages.map((n, index) => (
         <span key={n} className="contents">
           {index > 0 && n - pages[index - 1] > 1 && <span className="px-1 text-slate-400" aria-hidden="true">…</span>}
-          <Link
+          <AppLink
             to={href(n)}
             aria-current={n === page ? "page" : undefined}
             aria-label={`Page ${n}`}
             className={`${item} ${n === page ? "bg-brand-600 text-white dark:bg-brand-400 dark:text-slate-950" : "hover:bg-slate-100 dark:hover:bg-slate-800"}`}
           >
             {n}
-          </Link>
+          </AppLink>
         </span>
       ))}
       {page < pageCount && (
-        <Link to={href(page + 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="next">
+        <AppLink to={href(page + 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="next">
           Next
-        </Link>
+        </AppLink>
       )}
     </nav>
   );

@@ -1,17 +1,30 @@
+import { memo } from "react";
+
 import { isPurchasable } from "~/lib/availability";
 import { formatPrice } from "~/lib/format";
 import type { ProductSummary } from "~/lib/schemas/product";
 import { AddToCartButton } from "./AddToCartButton";
+import { AppLink } from "./AppLink";
 import { ProductImage } from "./ProductImage";
 import { Stars } from "./Stars";
 
 /**
  * One link a card: the product's name, stretched over the whole card (its ::after covers the article), so the
  * picture opens the product too without a second link to the same page for screen readers and keyboards to pass.
- * The Add to Cart button sits above it. A plain <a>: ProductGrid navigates and prefetches for every card link at once;
- * data-discover lets React Router learn the product route ahead of a click, as it does for its own links.
+ * The Add to Cart button sits above it. The link is an AppLink, which ProductGrid prefetches on intent.
  */
-export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
+export const ProductCard = memo(function ProductCard({
+  product,
+  priority,
+  addToCartForm,
+  adding,
+}: {
+  product: ProductSummary;
+  priority: boolean;
+  /** The grid's `useAddToCart`: the form its button posts, and whether this product is on its way. */
+  addToCartForm: string;
+  adding: boolean;
+}) {
   const available = isPurchasable(product);
   return (
     <article
@@ -34,19 +47,26 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
       <div className="flex flex-1 flex-col gap-1 p-4">
         <p className="text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
         <h2 className="text-base font-semibold leading-snug">
-          <a href={`/product/${product.id}`} data-card-link data-discover="true" className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300">
+          <AppLink to={`/product/${product.id}`} className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300">
             {product.name}
-          </a>
+          </AppLink>
         </h2>
         {product.reviewCount > 0 && product.averageRating !== null && (
           <p className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <Stars rating={product.averageRating} />
-            <span>{`${product.averageRating.toFixed(1)} (${product.reviewCount})`}</span>
+            {`${product.averageRating.toFixed(1)} (${product.reviewCount})`}
           </p>
         )}
         <p className="mt-auto pt-2 text-lg font-bold text-slate-900 dark:text-white">{formatPrice(product.price)}</p>
-        <AddToCartButton productId={product.id} productName={product.name} available={available} className="relative z-10 mt-2 w-full" />
+        <AddToCartButton
+          formId={addToCartForm}
+          productId={product.id}
+          productName={product.name}
+          available={available}
+          adding={adding}
+          className="relative z-10 mt-2 w-full"
+        />
       </div>
     </article>
   );
-}
+});

@@ -2,7 +2,7 @@ import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useFet
 
 import { readFormData } from "~/lib/forms";
 
-import { AddToCartButton } from "~/components/AddToCartButton";
+import { AddToCartButton, useAddToCart } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { ProductImage } from "~/components/ProductImage";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
@@ -125,6 +125,7 @@ export default function ProductPage() {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
+  const cart = useAddToCart();
   const isAdmin = root?.user?.role === "ROLE_ADMIN";
   const available = isPurchasable(product);
   const loadingOther = navigation.state === "loading" && navigation.location.pathname.startsWith("/product/") && navigation.location.pathname !== `/product/${product.id}`;
@@ -177,7 +178,16 @@ export default function ProductPage() {
             {available ? `Stock available: ${product.stockQuantity}` : product.productAvailable ? "Out of stock" : "Currently unavailable"}
           </p>
           <div className="mt-6 flex flex-wrap gap-3">
-            <AddToCartButton productId={product.id} productName={product.name} available={available} className="min-w-44" />
+            <AddToCartButton
+              formId={cart.formId}
+              productId={product.id}
+              productName={product.name}
+              available={available}
+              adding={cart.isAdding(product.id)}
+              className="min-w-44"
+            />
+            {cart.form}
+            {cart.toast}
             <a
               href="#reviews"
               className="btn-secondary"

@@ -479,6 +479,46 @@ test("a card is one link to its product: a click on the picture opens it, the Ad
   await expect(page).toHaveURL(`/product/${product.id}`);
 });
 
+test("two products added one right after the other both reach the cart", async ({ page }) => {
+  const [first, second] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Gents");
+  await gotoHydrated(page, "/?category=Gents");
+  await expect(cartLink(page, 0)).toBeVisible();
+  // The second click comes before the first add has answered: each product has its own fetcher, so neither is dropped.
+  await cardOf(page, first.name).getByRole("button", { name: `Add ${first.name} to cart`, exact: true }).click();
+  await cardOf(page, second.name).getByRole("button", { name: `Add ${second.name} to cart`, exact: true }).click();
+  await expect(cartLink(page, 2)).toBeVisible();
+
+  await page.getByRole("link", { name: "Cart, 2 items" }).click();
+  await expect(page).toHaveURL("/cart");
+  for (const product of [first, second]) await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
+});
+
+test("the bar's and the pagination's links navigate in the app, and the bar marks the current page", async ({ page }) => {
+  await gotoHydrated(page, "/");
+  await expect(mainNav(page).getByRole("link", { name: "Home", exact: true })).toHaveAttribute("aria-current", "page");
+  // A marker on window survives only navigations in the app, not page loads.
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  const sameDocument = () => page.evaluate(() => "sameDocument" in window);
+
+  await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Page 2", exact: true }).click();
+  await expect(page).toHaveURL("/?page=2");
+  await expect(page.getByRole("link", { name: "Page 2", exact: true })).toHaveAttribute("aria-current", "page");
+  expect(await sameDocument(), "Page 2 opened without reloading the page").toBe(true);
+
+  const categories = mainNav(page).getByRole("group").filter({ has: page.getByText("Categories", { exact: true }) });
+  await categories.getByText("Categories", { exact: true }).click();
+  await categories.getByRole("link", { name: "Kids", exact: true }).click();
+  await expect(page).toHaveURL("/?category=Kids");
+  await expect(page.getByRole("heading", { level: 1, name: "Kids" })).toBeVisible();
+  expect(await sameDocument(), "the category opened without reloading the page").toBe(true);
+
+  await cartLink(page, 0).click();
+  await expect(page).toHaveURL("/cart");
+  await expect(cartLink(page, 0)).toHaveAttribute("aria-current", "page");
+  await expect(mainNav(page).getByRole("link", { name: "Home", exact: true })).not.toHaveAttribute("aria-current");
+  expect(await sameDocument(), "the cart opened without reloading the page").toBe(true);
+});
+
 // ---- menus and the search box behave as menus do ----
 
 test.describe("menus and search box", () => {
