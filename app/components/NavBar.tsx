@@ -2,8 +2,8 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 
 import { CATEGORIES, type Theme } from "~/lib/constants";
-import { AppLink } from "./AppLink";
 import type { PublicUser } from "~/lib/schemas/auth";
+import { AppLink } from "./AppLink";
 import { CartIcon, ChevronDownIcon, MenuIcon, UserIcon } from "./icons";
 import { SearchBox } from "./SearchBox";
 import { ThemeToggle } from "./ThemeToggle";

@@ -4,8 +4,8 @@ import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
 import { SORTS, type Sort } from "~/lib/constants";
-import { listQuerySchema, PAGE_SIZE, toProductSummary } from "~/lib/schemas/product";
-import { listProducts } from "~/services/catalogue.server";
+import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
+import { listProducts, PRODUCT_CARD } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
 
 const SORT_LABELS: Record<Sort, string> = {
@@ -20,9 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
   const parsed = listQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   const query = parsed.success ? parsed.data : {};
-  const page = await listProducts(context.db, { category: query.category, sort: query.sort, page: query.page, pageSize: PAGE_SIZE });
+  const page = await listProducts(context.db, { category: query.category, sort: query.sort, page: query.page, pageSize: PAGE_SIZE }, PRODUCT_CARD);
   return {
-    products: page.items.map(toProductSummary),
+    products: page.items,
     category: query.category ?? null,
     sort: query.sort ?? "newest",
     page: page.page,

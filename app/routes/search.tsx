@@ -2,8 +2,8 @@ import { Link, useLoaderData } from "react-router";
 
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
-import { PAGE_SIZE, searchQuerySchema, toProductSummary } from "~/lib/schemas/product";
-import { searchProducts } from "~/services/catalogue.server";
+import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
+import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
 
 // The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript.
@@ -12,8 +12,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = searchQuerySchema.safeParse({ keyword: url.searchParams.get("keyword") ?? "", page: url.searchParams.get("page") ?? undefined });
   if (!parsed.success) return { keyword: (url.searchParams.get("keyword") ?? "").trim(), products: [], page: 1, hasMore: false };
   const { keyword, page = 1 } = parsed.data;
-  const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE });
-  return { keyword, products: items.map(toProductSummary), page, hasMore };
+  const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE }, PRODUCT_CARD);
+  return { keyword, products: items, page, hasMore };
 }
 
 export default function SearchPage() {

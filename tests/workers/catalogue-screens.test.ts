@@ -134,6 +134,24 @@ describe("product page", () => {
   }
 });
 
+describe("grid pages send what a card shows", () => {
+  it("the home, category and search pages carry the card's name and price, but not the description", async () => {
+    const name = `Quiet Card ${t}`;
+    const description = `A description no card shows ${t}`;
+    await insertProduct({ name, description, price: 4321, category: "Ladies", releaseDate: "2030-03-08" });
+    for (const path of ["/", "/?category=Ladies", `/search?keyword=${encodeURIComponent(name)}`]) {
+      const { response, html } = await page(path);
+      expect(response.status, path).toBe(200);
+      expect(html, path).toContain(name);
+      expect(visibleText(html), path).toContain("Rs 4,321.00");
+      // Neither in the markup nor in the data the page hands to the browser for hydration.
+      expect(html, path).not.toContain(description);
+    }
+    const api = await call(`/api/products/search?keyword=${encodeURIComponent(name)}`);
+    expect(((await api.json()) as ApiProduct[])[0].description).toBe(description);
+  });
+});
+
 describe("search page", () => {
   it("/search?keyword=zzzz shows No shoes found with that name", async () => {
     const { response, html } = await page("/search?keyword=zzzz");

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
 import { listQuerySchema, productSchema, searchQuerySchema } from "~/lib/schemas/product";
-import { listProducts, searchProducts, UNPAGED_LIMIT } from "~/services/catalogue.server";
+import { listProducts, searchProducts, UNPAGED_LIMIT, WHOLE_PRODUCT } from "~/services/catalogue.server";
 
 const products = { description: "Products, newest first", schema: z.array(productSchema) };
 
@@ -14,12 +14,16 @@ export const productsApi = apiResource("/api/products", {
     responses: { 200: products, 400: { description: "Unknown category or a bad page or pageSize" } },
     handler: async ({ context, query }) => {
       const paged = query.page !== undefined;
-      const result = await listProducts(context.db, {
-        category: query.category,
-        sort: query.sort,
-        page: query.page ?? 1,
-        pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
-      });
+      const result = await listProducts(
+        context.db,
+        {
+          category: query.category,
+          sort: query.sort,
+          page: query.page ?? 1,
+          pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
+        },
+        WHOLE_PRODUCT,
+      );
       return json(result.items, paged ? { headers: { "X-Total-Count": String(result.total) } } : {});
     },
   }),
@@ -29,7 +33,7 @@ export const productsApi = apiResource("/api/products", {
     query: searchQuerySchema,
     responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters" } },
     handler: async ({ context, query }) => {
-      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize });
+      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize }, WHOLE_PRODUCT);
       return json(items);
     },
   }),
