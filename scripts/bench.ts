@@ -11,6 +11,7 @@
 //   BENCH_SIZES=10000,100000   catalogue sizes, in increasing order (each adds rows to the previous one)
 //   BENCH_DURATION=8           seconds of measured load per route (after BENCH_WARMUP seconds of unmeasured load)
 //   BENCH_WARMUP=2
+//   BENCH_SERVER_WARMUP=3      seconds of unmeasured load on every route once the server is up, before any measurement
 //   BENCH_CONNECTIONS=10       concurrent connections
 //   BENCH_PORT=8790            first port tried for the server
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -40,6 +41,7 @@ if (SIZES.some((size, i) => !Number.isInteger(size) || size < 100 || (i > 0 && s
 }
 const DURATION = intEnv("BENCH_DURATION", 8);
 const WARMUP = intEnv("BENCH_WARMUP", 2);
+const SERVER_WARMUP = intEnv("BENCH_SERVER_WARMUP", 3);
 const CONNECTIONS = intEnv("BENCH_CONNECTIONS", 10);
 const FIRST_PORT = intEnv("BENCH_PORT", 8790);
 
@@ -347,9 +349,11 @@ function cpuTicks(serverGroup: number, groups: number[]): { busy: number; server
  * sampled over the measured window: the share used by other programs (a busy machine skews every figure), and the
  * server's CPU time a request (wrangler and workerd), which other programs barely change.
  */
+/** A target's request headers as autocannon's arguments. */
+const headerArgs = (target: Target) => Object.entries(target.headers ?? {}).flatMap(([key, value]) => ["-H", `${key}:${value}`]);
+
 async function measure(server: Server, target: Target): Promise<Measurement> {
-  const headers = Object.entries(target.headers ?? {}).flatMap(([key, value]) => ["-H", `${key}:${value}`]);
-  const args = ["-c", String(CONNECTIONS), "-d", String(DURATION), "-W", "[", "-c", String(CONNECTIONS), "-d", String(WARMUP), "]", "-j", "-n", ...headers];
+  const args = ["-c", String(CONNECTIONS), "-d", String(DURATION), "-W", "[", "-c", String(CONNECTIONS), "-d", String(WARMUP), "]", "-j", "-n", ...headerArgs(target)];
   const groups = [server.child.pid!];
   const running = run(bin("autocannon"), [...args, server.origin + target.path], process.env, (child) => groups.push(child.pid!));
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -464,10 +468,14 @@ async function benchSize(server: Server, products: number, image: { id: number; 
   await check(server, routes[5], items(1, 24));
   await check(server, routes[6], items(0));
   await check(server, routes[7]);
-  // Then a few rounds over every route, so the first one measured does not also pay for code nothing has run yet.
-  for (let round = 0; round < 20; round++) {
-    for (const target of [floors.healthz, floors.db, ...routes]) await (await fetch(server.origin + target.path, { headers: target.headers })).arrayBuffer();
-  }
+  // Then load on every route, unmeasured: a fresh isolate keeps getting faster for a minute or so (V8 optimizes the
+  // code that runs hot, SQLite caches its pages), and without this the first routes measured paid for it (`/`, measured
+  // first, ran 20% slower than it did a minute later). A deployed Worker serves from warm isolates.
+  await timed(`Warm up: ${SERVER_WARMUP} s of load on every route`, async () => {
+    for (const target of [floors.healthz, floors.db, ...routes]) {
+      await run(bin("autocannon"), ["-c", String(CONNECTIONS), "-d", String(SERVER_WARMUP), "-j", "-n", ...headerArgs(target), server.origin + target.path], process.env);
+    }
+  });
 
   const floorOf = (m: Measurement): Floor => ({
     rps: m.rps,
@@ -762,7 +770,7 @@ async function main() {
       date: new Date().toISOString(),
       runs,
       pageWeight: pageWeightResult,
-      settings: { connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
+      settings: { connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, serverWarmupSeconds: SERVER_WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
       targets: {
         ratioToDbFloor: Object.fromEntries(SIZES.map((size) => [size, RATIO_TARGET(size)])),
         p99OverP50Max: TAIL_TARGET,
