@@ -344,14 +344,14 @@ function cpuTicks(serverGroup: number, groups: number[]): { busy: number; server
   return { busy: user + nice + system + irq + softirq + (steal || 0), server, ours, at: performance.now() };
 }
 
+/** A target's request headers as autocannon's arguments. */
+const headerArgs = (target: Target) => Object.entries(target.headers ?? {}).flatMap(([key, value]) => ["-H", `${key}:${value}`]);
+
 /**
  * Load from a second process: the autocannon CLI, warm-up first, then DURATION seconds measured. Meanwhile CPU time is
  * sampled over the measured window: the share used by other programs (a busy machine skews every figure), and the
  * server's CPU time a request (wrangler and workerd), which other programs barely change.
  */
-/** A target's request headers as autocannon's arguments. */
-const headerArgs = (target: Target) => Object.entries(target.headers ?? {}).flatMap(([key, value]) => ["-H", `${key}:${value}`]);
-
 async function measure(server: Server, target: Target): Promise<Measurement> {
   const args = ["-c", String(CONNECTIONS), "-d", String(DURATION), "-W", "[", "-c", String(CONNECTIONS), "-d", String(WARMUP), "]", "-j", "-n", ...headerArgs(target)];
   const groups = [server.child.pid!];

@@ -14,16 +14,16 @@ const FETCHER_PREFIX = "add-to-cart:";
  * Adding to the cart, for every Add to Cart button of a grid (or the one of a product page): one form, which each
  * button posts through its `form` attribute with its own product, so a page of 24 cards renders one form rather than
  * 24. Without JavaScript the form posts and the action comes back to this page, which shows the toast. With it, the
- * submit handler adds the product with a fetcher and the page stays put. Each product has a fetcher of its own (keyed
- * by its id): adding a second product while the first is on its way does not cancel the first. The toast tells the
- * outcome of the latest.
+ * submit handler adds the product with a fetcher and the page stays put. Each product has a fetcher and a toast of its
+ * own (keyed by its id): adding a second product while the first is on its way neither cancels the first nor loses
+ * what it answers.
  */
 export function useAddToCart() {
   const formId = useId();
   const submit = useSubmit();
   const fetchers = useFetchers();
   const location = useLocation();
-  const [latestKey, setLatestKey] = useState<string | null>(null);
+  const [addedKeys, setAddedKeys] = useState<string[]>([]);
   const adding = new Set(fetchers.filter((fetcher) => fetcher.key.startsWith(FETCHER_PREFIX) && fetcher.state !== "idle").map((fetcher) => fetcher.key));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -33,7 +33,7 @@ export function useAddToCart() {
     event.preventDefault();
     const key = FETCHER_PREFIX + productId;
     submit({ productId }, { method: "post", action: "/cart/add", navigate: false, fetcherKey: key });
-    setLatestKey(key);
+    setAddedKeys((keys) => (keys.includes(key) ? keys : [...keys, key]));
   };
 
   return {
@@ -45,7 +45,7 @@ export function useAddToCart() {
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       </form>
     ),
-    toast: latestKey && <AddToCartToast fetcherKey={latestKey} />,
+    toasts: addedKeys.map((key) => <AddToCartToast key={key} fetcherKey={key} />),
   };
 }
 

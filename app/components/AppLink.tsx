@@ -30,7 +30,10 @@ export function useAppLinkNavigation() {
       if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       if ((link.target && link.target !== "_self") || link.hasAttribute("download") || link.origin !== window.location.origin) return;
       event.preventDefault();
-      navigate(link.pathname + link.search + link.hash);
+      const target = link.pathname + link.search + link.hash;
+      // As <Link>: a link to the page already shown replaces its history entry rather than adding a second one.
+      const current = window.location.pathname + window.location.search + window.location.hash;
+      navigate(target, { replace: target === current });
     };
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);

@@ -26,7 +26,9 @@ const linkClass = (isActive: boolean) =>
  * `end`). The bar is on every page, so its links are AppLinks; the bar reads the location once for all of them.
  */
 function BarLink({ to, end = false, pathname, children, ...props }: { to: string; end?: boolean; pathname: string; children: ReactNode; "aria-label"?: string }) {
-  const active = pathname === to || (!end && pathname.startsWith(`${to}/`));
+  // Case-insensitive, as routes match.
+  const [path, target] = [pathname.toLowerCase(), to.toLowerCase()];
+  const active = path === target || (!end && path.startsWith(`${target}/`));
   return (
     <AppLink to={to} className={linkClass(active)} aria-current={active ? "page" : undefined} {...props}>
       {children}

@@ -42,7 +42,7 @@ export function ProductGrid({ products }: { products: ProductSummary[] }) {
       ))}
       {intent && <PrefetchPageLinks page={intent} />}
       {cart.form}
-      {cart.toast}
+      {cart.toasts}
     </div>
   );
 }

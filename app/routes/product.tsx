@@ -187,7 +187,7 @@ export default function ProductPage() {
               className="min-w-44"
             />
             {cart.form}
-            {cart.toast}
+            {cart.toasts}
             <a
               href="#reviews"
               className="btn-secondary"

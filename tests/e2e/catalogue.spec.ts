@@ -479,16 +479,31 @@ test("a card is one link to its product: a click on the picture opens it, the Ad
   await expect(page).toHaveURL(`/product/${product.id}`);
 });
 
-test("two products added one right after the other both reach the cart", async ({ page }) => {
+test("two products added one right after the other are both on their way at once, both answered, both in the cart", async ({ page }) => {
   const [first, second] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Gents");
   await gotoHydrated(page, "/?category=Gents");
   await expect(cartLink(page, 0)).toBeVisible();
-  // The second click comes before the first add has answered: each product has its own fetcher, so neither is dropped.
-  await cardOf(page, first.name).getByRole("button", { name: `Add ${first.name} to cart`, exact: true }).click();
-  await cardOf(page, second.name).getByRole("button", { name: `Add ${second.name} to cart`, exact: true }).click();
-  await expect(cartLink(page, 2)).toBeVisible();
+  // The adds answer slowly, so the second click comes while the first is still on its way.
+  await page.route("**/cart/add*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue().catch(() => {}); // the page may be gone by then
+  });
+  const aborted: string[] = [];
+  page.on("requestfailed", (request) => request.url().includes("/cart/add") && aborted.push(request.url()));
 
-  await page.getByRole("link", { name: "Cart, 2 items" }).click();
+  const buttonOf = (product: ApiProduct) => cardOf(page, product.name).getByRole("button", { name: `Add ${product.name} to cart`, exact: true });
+  await buttonOf(first).click();
+  await buttonOf(second).click();
+  // Each product has its own fetcher: neither add cancels the other.
+  await expect(buttonOf(first)).toHaveText("Adding...");
+  await expect(buttonOf(second)).toHaveText("Adding...");
+  // And each its own answer: two toasts.
+  await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toHaveCount(2);
+  await expect(cartLink(page, 2)).toBeVisible();
+  expect(aborted, "no add was cancelled").toEqual([]);
+
+  await page.unroute("**/cart/add*");
+  await cartLink(page, 2).click();
   await expect(page).toHaveURL("/cart");
   for (const product of [first, second]) await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
 });
@@ -504,6 +519,11 @@ test("the bar's and the pagination's links navigate in the app, and the bar mark
   await expect(page).toHaveURL("/?page=2");
   await expect(page.getByRole("link", { name: "Page 2", exact: true })).toHaveAttribute("aria-current", "page");
   expect(await sameDocument(), "Page 2 opened without reloading the page").toBe(true);
+  // As with <Link>, a link to the page already shown adds no second history entry.
+  const historyLength = await page.evaluate(() => history.length);
+  await page.getByRole("link", { name: "Page 2", exact: true }).click();
+  await page.getByRole("link", { name: "Page 2", exact: true }).click();
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
 
   const categories = mainNav(page).getByRole("group").filter({ has: page.getByText("Categories", { exact: true }) });
   await categories.getByText("Categories", { exact: true }).click();
