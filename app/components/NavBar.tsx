@@ -23,11 +23,12 @@ const linkClass = (isActive: boolean) =>
 
 /**
  * A link of the bar, marked as the current page when it is (as <NavLink> would: the path itself, or below it unless
- * `end`). The bar is on every page, so its links are AppLinks; the bar reads the location once for all of them.
+ * `end`). The bar is on every page, so its links are AppLinks.
  */
-function BarLink({ to, end = false, pathname, children, ...props }: { to: string; end?: boolean; pathname: string; children: ReactNode; "aria-label"?: string }) {
+function BarLink({ to, end = false, children, ...props }: { to: string; end?: boolean; children: ReactNode; "aria-label"?: string }) {
   // Case-insensitive, as routes match.
-  const [path, target] = [pathname.toLowerCase(), to.toLowerCase()];
+  const path = useLocation().pathname.toLowerCase();
+  const target = to.toLowerCase();
   const active = path === target || (!end && path.startsWith(`${target}/`));
   return (
     <AppLink to={to} className={linkClass(active)} aria-current={active ? "page" : undefined} {...props}>
@@ -89,11 +90,11 @@ function CategoriesMenu() {
   );
 }
 
-function AccountLinks({ user, pathname }: { user: PublicUser | null; pathname: string }) {
+function AccountLinks({ user }: { user: PublicUser | null }) {
   if (!user) {
     return (
       <>
-        <BarLink to="/login" pathname={pathname}>
+        <BarLink to="/login">
           Login
         </BarLink>
         <AppLink to="/register" className="btn-primary">
@@ -118,33 +119,32 @@ function AccountLinks({ user, pathname }: { user: PublicUser | null; pathname: s
 
 export function NavBar({ user, cartCount, theme }: NavBarProps) {
   const phoneMenu = useMenu();
-  const { pathname } = useLocation();
   const isAdmin = user?.role === "ROLE_ADMIN";
   const primaryLinks = (
     <>
-      <BarLink to="/" end pathname={pathname}>
+      <BarLink to="/" end>
         Home
       </BarLink>
       {isAdmin && (
         <>
-          <BarLink to="/admin/dashboard" pathname={pathname}>
+          <BarLink to="/admin/dashboard">
             Dashboard
           </BarLink>
-          <BarLink to="/add_product" pathname={pathname}>
+          <BarLink to="/add_product">
             Add Product
           </BarLink>
         </>
       )}
       <CategoriesMenu />
       {user && !isAdmin && (
-        <BarLink to="/orders" pathname={pathname}>
+        <BarLink to="/orders">
           My Orders
         </BarLink>
       )}
     </>
   );
   const cartLink = (
-    <BarLink to="/cart" pathname={pathname} aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
+    <BarLink to="/cart" aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
       <span className="relative inline-flex">
         <CartIcon className="size-6" />
         <span
@@ -177,7 +177,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
           <ThemeToggle theme={theme} />
           {cartLink}
           <div className="hidden items-center gap-1 md:flex">
-            <AccountLinks user={user} pathname={pathname} />
+            <AccountLinks user={user} />
           </div>
           {/* Phones: the pages and the account fold behind the menu button. */}
           <details ref={phoneMenu} className="md:hidden">
@@ -190,7 +190,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
             <div className="absolute inset-x-0 top-full z-30 space-y-3 border-b border-slate-200 bg-white px-4 py-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
               <div className="flex flex-wrap items-center gap-1">{primaryLinks}</div>
               <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
-                <AccountLinks user={user} pathname={pathname} />
+                <AccountLinks user={user} />
               </div>
             </div>
           </details>

@@ -23,8 +23,21 @@ export function imageUrl(row: Pick<ProductRow, "id" | "imageKey">): string | nul
   return row.imageKey ? `/api/product/${row.id}/image?v=${row.imageKey.split("/").pop()}` : null;
 }
 
-/** What a product card shows, from the columns it needs (`PRODUCT_CARD`). */
-export function toProductSummary(row: Pick<ProductRow, "id" | "name" | "brand" | "priceCents" | "stockQuantity" | "productAvailable" | "imageKey" | "ratingCount" | "ratingTotal">): ProductSummary {
+/** The columns a product card needs (`PRODUCT_CARD`). */
+const CARD_COLUMNS = {
+  id: products.id,
+  name: products.name,
+  brand: products.brand,
+  priceCents: products.priceCents,
+  stockQuantity: products.stockQuantity,
+  productAvailable: products.productAvailable,
+  imageKey: products.imageKey,
+  ratingCount: products.ratingCount,
+  ratingTotal: products.ratingTotal,
+};
+
+/** What a product card shows. */
+function toProductSummary(row: SelectResultFields<typeof CARD_COLUMNS>): ProductSummary {
   return {
     id: row.id,
     name: row.name,
@@ -73,20 +86,7 @@ function productShape<Columns extends SelectedFields, View>(columns: Columns, vi
 }
 
 export const WHOLE_PRODUCT = productShape(getTableColumns(products), toProductView);
-export const PRODUCT_CARD = productShape(
-  {
-    id: products.id,
-    name: products.name,
-    brand: products.brand,
-    priceCents: products.priceCents,
-    stockQuantity: products.stockQuantity,
-    productAvailable: products.productAvailable,
-    imageKey: products.imageKey,
-    ratingCount: products.ratingCount,
-    ratingTotal: products.ratingTotal,
-  },
-  toProductSummary,
-);
+export const PRODUCT_CARD = productShape(CARD_COLUMNS, toProductSummary);
 
 const ORDERS: Record<Sort, SQL[]> = {
   newest: [desc(products.releaseDate), desc(products.id)],
