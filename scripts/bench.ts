@@ -1,8 +1,8 @@
 // `npm run bench`: how fast the built Worker answers with a large catalogue, measured against two floors.
 //
 //   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products -> serve the
-//   build with `wrangler dev` -> load from a second process (autocannon) -> 100,000 products -> again -> page weight
-//   -> a table on the console and bench/results.json.
+//   build (`wrangler dev`, or the Worker alone: BENCH_SERVER) -> load from a second process (autocannon) -> 100,000
+//   products -> again -> page weight -> a table on the console and bench/results.json.
 //
 // Every figure is also given as a ratio to the database floor, /healthz/db (one indexed D1 query for 24 rows, plain
 // JSON), measured on the same server just before each route, so runs on different machines (and a machine whose speed
@@ -14,6 +14,9 @@
 //   BENCH_SERVER_WARMUP=3      seconds of unmeasured load on every route once the server is up, before any measurement
 //   BENCH_CONNECTIONS=10       concurrent connections
 //   BENCH_PORT=8790            first port tried for the server
+//   BENCH_SERVER=wrangler      how the build is served: `wrangler` (`wrangler dev`, as `npm start` and the targets
+//                              assume) or `miniflare` (scripts/serve-build.ts: the same runtime without wrangler
+//                              dev's proxy Worker and inspector, which cost more CPU a request than a floor's Worker)
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -44,6 +47,12 @@ const WARMUP = intEnv("BENCH_WARMUP", 2);
 const SERVER_WARMUP = intEnv("BENCH_SERVER_WARMUP", 3);
 const CONNECTIONS = intEnv("BENCH_CONNECTIONS", 10);
 const FIRST_PORT = intEnv("BENCH_PORT", 8790);
+const SERVERS = {
+  wrangler: "wrangler dev on the build (its proxy Worker and inspector in front of the Worker)",
+  miniflare: "the built Worker in workerd through Miniflare (scripts/serve-build.ts)",
+};
+const SERVER_KIND = (process.env.BENCH_SERVER ?? "wrangler") as keyof typeof SERVERS;
+if (!(SERVER_KIND in SERVERS)) throw new Error(`BENCH_SERVER must be one of: ${Object.keys(SERVERS).join(", ")}`);
 
 /** The issue's targets: a route's requests per second as a share of the db floor's, by catalogue size. */
 const RATIO_TARGET = (products: number) => (products >= 100_000 ? 0.5 : 0.6);
@@ -77,7 +86,7 @@ const SEARCH_MISS = "suede runner"; // every trigram is in the index, the phrase
 const children = new Set<ChildProcess>();
 let stopping = false;
 
-/** Ends a child we started, and its own children (wrangler -> workerd): each runs in its own process group. */
+/** Ends a child we started, and its own children (the server -> workerd): each runs in its own process group. */
 async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
@@ -258,14 +267,21 @@ interface Server {
   log: string;
 }
 
-/** `wrangler dev` on the private copy of the build, with the bench state; resolves once /healthz answers. */
-async function startServer(products: number): Promise<Server> {
-  const port = await freePort();
-  const log = join(STATE_DIR, `wrangler-${products}.log`);
-  const out = createWriteStream(log);
+/** The command serving the private copy of the build with the bench state on `port` (BENCH_SERVER). */
+function serverCommand(port: number): [string, string[]] {
+  if (SERVER_KIND === "miniflare") return [bin("tsx"), [join(ROOT, "scripts", "serve-build.ts"), SERVE_DIR, STATE_DIR, String(port)]];
   // --log-level warn: no log line for every request, which is work the server would do during the measurement.
   const args = ["dev", "-c", join(SERVE_DIR, "server", "wrangler.json"), "--persist-to", STATE_DIR, "--port", String(port), "--ip", "127.0.0.1"];
-  const child = spawn(WRANGLER_BIN, [...args, "--show-interactive-dev-session=false", "--log-level", "warn"], {
+  return [WRANGLER_BIN, [...args, "--show-interactive-dev-session=false", "--log-level", "warn"]];
+}
+
+/** Serves the private copy of the build with the bench state; resolves once /healthz answers. */
+async function startServer(products: number): Promise<Server> {
+  const port = await freePort();
+  const log = join(STATE_DIR, `${SERVER_KIND}-${products}.log`);
+  const out = createWriteStream(log);
+  const [command, args] = serverCommand(port);
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: wranglerEnv(),
     stdio: ["ignore", "pipe", "pipe"],
@@ -288,7 +304,7 @@ async function startServer(products: number): Promise<Server> {
     await new Promise((r) => setTimeout(r, 250));
   }
   await stopChild(child);
-  throw new Error(`wrangler dev did not start; its log (${relative(ROOT, log)}):\n${readFileSync(log, "utf8").slice(-4_000)}`);
+  throw new Error(`The server (${SERVER_KIND}) did not start; its log (${relative(ROOT, log)}):\n${readFileSync(log, "utf8").slice(-4_000)}`);
 }
 
 // ------------------------------------------------------------------------------------------------ load
@@ -310,7 +326,7 @@ interface Measurement {
   timeouts: number;
   /** Share of the machine's CPU used by programs other than the bench, the server and the load generator. */
   otherCpuPercent: number | null;
-  /** CPU time of the server (wrangler and its workerd processes) per request, in ms. */
+  /** CPU time of the server (its Node process and workerd) per request, in ms. */
   serverCpuMsPerRequest: number | null;
 }
 
@@ -350,7 +366,7 @@ const headerArgs = (target: Target) => Object.entries(target.headers ?? {}).flat
 /**
  * Load from a second process: the autocannon CLI, warm-up first, then DURATION seconds measured. Meanwhile CPU time is
  * sampled over the measured window: the share used by other programs (a busy machine skews every figure), and the
- * server's CPU time a request (wrangler and workerd), which other programs barely change.
+ * server's CPU time a request (its Node process and workerd), which other programs barely change.
  */
 async function measure(server: Server, target: Target): Promise<Measurement> {
   const args = ["-c", String(CONNECTIONS), "-d", String(DURATION), "-W", "[", "-c", String(CONNECTIONS), "-d", String(WARMUP), "]", "-j", "-n", ...headerArgs(target)];
@@ -737,7 +753,7 @@ async function main() {
       );
       const seedSeconds = Math.round((Date.now() - seedStarted) / 100) / 10;
       seeded = products;
-      server = await timed("Start wrangler dev", () => startServer(products));
+      server = await timed(`Start the server: ${SERVERS[SERVER_KIND]}`, () => startServer(products));
       console.log(`  measuring on ${server.origin} (server log: ${relative(ROOT, server.log)})`);
       const image = { id: 1, etag: `"${imageKeys[0].split("/").pop()}"` };
       const result = await benchSize(server, products, image, seedSeconds);
@@ -770,7 +786,7 @@ async function main() {
       date: new Date().toISOString(),
       runs,
       pageWeight: pageWeightResult,
-      settings: { connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, serverWarmupSeconds: SERVER_WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
+      settings: { server: SERVERS[SERVER_KIND], connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, serverWarmupSeconds: SERVER_WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
       targets: {
         ratioToDbFloor: Object.fromEntries(SIZES.map((size) => [size, RATIO_TARGET(size)])),
         p99OverP50Max: TAIL_TARGET,
