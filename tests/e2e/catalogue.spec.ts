@@ -9,6 +9,9 @@ import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, pngFromPixels, waitForH
 //
 // Desktop only (1280x800, as playwright.config.ts sets): below 768px the navigation folds behind "Menu".
 
+/** The router React Router's HydratedRouter leaves on window: its navigation state tells when a click's page has landed. */
+type RouterWindow = Window & { __reactRouterDataRouter?: { state: { navigation: { state: string } } } };
+
 interface ApiProduct {
   id: number;
   name: string;
@@ -523,6 +526,8 @@ test("the bar's and the pagination's links navigate in the app, and the bar mark
   const historyLength = await page.evaluate(() => history.length);
   await page.getByRole("link", { name: "Page 2", exact: true }).click();
   await page.getByRole("link", { name: "Page 2", exact: true }).click();
+  // Each click reloads the page's data; a navigation landing after the menu below opened would close it.
+  await page.waitForFunction(() => (window as RouterWindow).__reactRouterDataRouter?.state.navigation.state === "idle");
   expect(await page.evaluate(() => history.length)).toBe(historyLength);
 
   const categories = mainNav(page).getByRole("group").filter({ has: page.getByText("Categories", { exact: true }) });
