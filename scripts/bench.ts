@@ -1,7 +1,7 @@
 // `npm run bench`: how fast the built Worker answers with a large catalogue, measured against two floors.
 //
 //   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products -> serve the
-//   build (`wrangler dev`, or the Worker alone: BENCH_SERVER) -> load from a second process (autocannon) -> 100,000
+//   build (`wrangler dev`, or without its proxy and inspector: BENCH_SERVER) -> load from a second process (autocannon) -> 100,000
 //   products -> again -> page weight -> a table on the console and bench/results.json.
 //
 // Every figure is also given as a ratio to the database floor, /healthz/db (one indexed D1 query for 24 rows, plain
@@ -16,7 +16,8 @@
 //   BENCH_PORT=8790            first port tried for the server
 //   BENCH_SERVER=wrangler      how the build is served: `wrangler` (`wrangler dev`, as `npm start` and the targets
 //                              assume) or `miniflare` (scripts/serve-build.ts: the same runtime without wrangler
-//                              dev's proxy Worker and inspector, which cost more CPU a request than a floor's Worker)
+//                              dev's proxy Worker and inspector, which cost more CPU a request than the db floor's
+//                              Worker)
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -26,7 +27,7 @@ import { gzipSync } from "node:zlib";
 
 import { DEMO_PRODUCTS } from "./demo-catalogue";
 import { drawProduct } from "./images/product-art";
-import { CONFIG_PATH, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
+import { CONFIG_PATH, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -52,7 +53,7 @@ const SERVERS = {
   miniflare: "the built Worker in workerd through Miniflare (scripts/serve-build.ts)",
 };
 const SERVER_KIND = (process.env.BENCH_SERVER ?? "wrangler") as keyof typeof SERVERS;
-if (!(SERVER_KIND in SERVERS)) throw new Error(`BENCH_SERVER must be one of: ${Object.keys(SERVERS).join(", ")}`);
+if (!Object.hasOwn(SERVERS, SERVER_KIND)) throw new Error(`BENCH_SERVER must be one of: ${Object.keys(SERVERS).join(", ")}`);
 
 /** The issue's targets: a route's requests per second as a share of the db floor's, by catalogue size. */
 const RATIO_TARGET = (products: number) => (products >= 100_000 ? 0.5 : 0.6);
@@ -208,7 +209,7 @@ FROM n`;
 
 async function withPlatform<T>(work: (env: BenchEnv) => Promise<T>): Promise<T> {
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy<BenchEnv>({ configPath: CONFIG_PATH, persist: { path: join(STATE_DIR, "v3") }, remoteBindings: false });
+  const proxy = await getPlatformProxy<BenchEnv>({ configPath: CONFIG_PATH, persist: { path: miniflarePersistRoot(STATE_DIR) }, remoteBindings: false });
   try {
     return await work(proxy.env);
   } finally {
@@ -326,7 +327,7 @@ interface Measurement {
   timeouts: number;
   /** Share of the machine's CPU used by programs other than the bench, the server and the load generator. */
   otherCpuPercent: number | null;
-  /** CPU time of the server (its Node process and workerd) per request, in ms. */
+  /** CPU time of the server's process group (its Node processes and workerd) per request, in ms. */
   serverCpuMsPerRequest: number | null;
 }
 
@@ -366,7 +367,7 @@ const headerArgs = (target: Target) => Object.entries(target.headers ?? {}).flat
 /**
  * Load from a second process: the autocannon CLI, warm-up first, then DURATION seconds measured. Meanwhile CPU time is
  * sampled over the measured window: the share used by other programs (a busy machine skews every figure), and the
- * server's CPU time a request (its Node process and workerd), which other programs barely change.
+ * server's CPU time a request (its process group: Node and workerd), which other programs barely change.
  */
 async function measure(server: Server, target: Target): Promise<Measurement> {
   const args = ["-c", String(CONNECTIONS), "-d", String(DURATION), "-W", "[", "-c", String(CONNECTIONS), "-d", String(WARMUP), "]", "-j", "-n", ...headerArgs(target)];
@@ -786,7 +787,7 @@ async function main() {
       date: new Date().toISOString(),
       runs,
       pageWeight: pageWeightResult,
-      settings: { server: SERVERS[SERVER_KIND], connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, serverWarmupSeconds: SERVER_WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
+      settings: { server: SERVER_KIND, serverDescription: SERVERS[SERVER_KIND], connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, serverWarmupSeconds: SERVER_WARMUP, loadGenerator: "autocannon 9.0.0 (separate process)", searchHit: SEARCH_HIT, searchMiss: SEARCH_MISS },
       targets: {
         ratioToDbFloor: Object.fromEntries(SIZES.map((size) => [size, RATIO_TARGET(size)])),
         p99OverP50Max: TAIL_TARGET,

@@ -1,18 +1,24 @@
 // Serves a built Worker with Miniflare: the same workerd runtime, local D1/R2 and static assets that `wrangler dev`
-// runs it on, from the same state folder, but without wrangler dev's development layers in front of it. Those (a proxy
-// Worker in a second workerd, the inspector attached to the Worker, and a debug-log message to Wrangler's Node process
-// for every inspector event) cost more CPU a request than the Worker itself on a cheap route, and production has none
-// of them. `BENCH_SERVER=miniflare npm run bench` measures the Worker this way.
+// runs it on, from the same state folder, without wrangler dev's proxy Worker and inspector in front of it. Those (a
+// proxy Worker in a second workerd, the inspector attached to the Worker, and a debug-log message to Wrangler's Node
+// process for every inspector event, D1 and R2 calls included) cost more CPU a request than the db floor's Worker
+// does, and production has none of them. `BENCH_SERVER=miniflare npm run bench` measures the Worker this way.
 //
 //   tsx scripts/serve-build.ts <build dir> <state dir (wrangler's --persist-to)> <port>
 //
 // Bindings, variables, secrets (.dev.vars beside the built wrangler.json) and assets come from the build's
 // wrangler.json, read by Wrangler itself, so they are what `wrangler dev` would give the Worker.
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+
+import { miniflarePersistRoot, wranglerEnv } from "./lib/local-state";
+
+// The machines are offline: without this, Miniflare tries to download the `cf` object on every start.
+Object.assign(process.env, wranglerEnv());
 
 const [buildDir, stateDir, portArg] = process.argv.slice(2);
 if (!buildDir || !stateDir || !Number.isInteger(Number(portArg))) {
@@ -20,29 +26,39 @@ if (!buildDir || !stateDir || !Number.isInteger(Number(portArg))) {
   process.exit(2);
 }
 
+// "The same runtime" holds only while this Miniflare is the one Wrangler runs (package.json pins both).
+const require = createRequire(import.meta.url);
+const wranglerMiniflare: string = require("wrangler/package.json").dependencies.miniflare;
+const ourMiniflare: string = require("miniflare/package.json").version;
+if (wranglerMiniflare !== ourMiniflare) {
+  throw new Error(`miniflare ${ourMiniflare} is installed, wrangler runs ${wranglerMiniflare}: pin miniflare to ${wranglerMiniflare} in package.json`);
+}
+
 const serverDir = resolve(buildDir, "server");
-const { workerOptions, main } = unstable_getMiniflareWorkerOptions(join(serverDir, "wrangler.json"));
-if (!main) throw new Error(`${serverDir}/wrangler.json names no main module`);
-// The server build loads its route chunks with import(); Miniflare follows only static imports, so every module is
-// listed, the entry first.
+const configPath = join(serverDir, "wrangler.json");
+const { workerOptions, main } = unstable_getMiniflareWorkerOptions(configPath);
+const { name } = JSON.parse(readFileSync(configPath, "utf8")) as { name: string };
+// React Router's browser code, bundled into the server build too, calls import() with a computed specifier, which
+// Miniflare refuses to follow; so every module is listed, the entry first. `wrangler dev` keeps its own scratch
+// files in .wrangler/ beside the build, which are not the Worker's.
 const modules = readdirSync(serverDir, { recursive: true, encoding: "utf8" })
-  .filter((file) => /\.m?js$/.test(file))
+  .filter((file) => /\.m?js$/.test(file) && !file.split(/[\\/]/).some((part) => part.startsWith(".")))
   .map((file) => join(serverDir, file))
   .sort((a, b) => Number(b === main) - Number(a === main))
   .map((path) => ({ type: "ESModule" as const, path }));
-const persist = join(resolve(stateDir), "v3");
+if (modules[0]?.path !== main) throw new Error(`The entry module ${main} is not in ${serverDir}`);
 
+// modulesRules tell Miniflare how to load modules it finds by itself; here every module is listed.
 const { modulesRules: _rules, ...options } = workerOptions;
 const miniflare = new Miniflare({
   ...options,
-  name: "stride",
+  name,
   modulesRoot: serverDir,
   modules,
   host: "127.0.0.1",
   port: Number(portArg),
-  d1Persist: join(persist, "d1"),
-  r2Persist: join(persist, "r2"),
-  cachePersist: join(persist, "cache"),
+  // Every store (D1, R2, cache, ...) in its folder under <state>/v3, as `wrangler dev --persist-to <state>` keeps them.
+  defaultPersistRoot: miniflarePersistRoot(resolve(stateDir)),
   log: new Log(LogLevel.WARN),
 });
 const url = await miniflare.ready;

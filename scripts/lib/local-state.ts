@@ -10,8 +10,10 @@ export const CONFIG_PATH = join(ROOT, "wrangler.jsonc");
 /** The folder given to `--persist-to` (env STRIDE_STATE, relative to the caller's directory), or undefined for Wrangler's default. */
 export const STATE_DIR: string | undefined = process.env.STRIDE_STATE ? resolve(process.env.STRIDE_STATE) : undefined;
 
-/** The persistence root Miniflare uses: the same folder `wrangler dev` reads. */
-export const MINIFLARE_PERSIST_ROOT = join(STATE_DIR ?? join(ROOT, ".wrangler/state"), "v3");
+/** The persistence root Miniflare uses for a `--persist-to` folder: the same folder `wrangler dev` reads. */
+export const miniflarePersistRoot = (persistTo: string): string => join(persistTo, "v3");
+
+export const MINIFLARE_PERSIST_ROOT = miniflarePersistRoot(STATE_DIR ?? join(ROOT, ".wrangler/state"));
 
 /** Extra arguments for a local Wrangler command so it uses the same state. */
 export const persistArgs = (): string[] => (STATE_DIR ? ["--persist-to", STATE_DIR] : []);
