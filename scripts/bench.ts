@@ -1,8 +1,8 @@
 // `npm run bench`: how fast the built Worker answers with a large catalogue, measured against two floors.
 //
 //   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products -> serve the
-//   build (`wrangler dev`, or without its proxy and inspector: BENCH_SERVER) -> load from a second process (autocannon) -> 100,000
-//   products -> again -> page weight -> a table on the console and bench/results.json.
+//   build (`wrangler dev`, or without its proxy and inspector: BENCH_SERVER) -> load from a second process
+//   (autocannon) -> 100,000 products -> again -> page weight -> a table on the console and bench/results.json.
 //
 // Every figure is also given as a ratio to the database floor, /healthz/db (one indexed D1 query for 24 rows, plain
 // JSON), measured on the same server just before each route, so runs on different machines (and a machine whose speed
