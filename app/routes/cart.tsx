@@ -90,7 +90,7 @@ function CartLineRow({ line }: { line: CartLine }) {
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
       <Link to={`/product/${line.productId}`} className="shrink-0">
-        <ProductImage src={line.imageUrl} alt={name} className="size-24 rounded-xl bg-slate-100 object-cover sm:size-28 dark:bg-slate-800" />
+        <ProductImage src={line.imageUrl} alt={name} className="size-20 rounded-xl bg-slate-100 object-cover min-[360px]:size-24 sm:size-28 dark:bg-slate-800" />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
@@ -105,7 +105,8 @@ function CartLineRow({ line }: { line: CartLine }) {
             </p>
           )}
         </div>
-        <div className="flex items-center gap-4 sm:flex-col sm:items-end">
+        {/* On a phone the stepper, the line's total and Remove wrap onto as many rows as the width needs. */}
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-4">
           <fetcher.Form method="post" className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
             <input type="hidden" name="intent" value="set" />
             <input type="hidden" name="productId" value={line.productId} />
@@ -127,7 +128,7 @@ function CartLineRow({ line }: { line: CartLine }) {
               +
             </button>
           </fetcher.Form>
-          <p className="min-w-28 text-right font-bold" data-testid="line-total">
+          <p className="whitespace-nowrap font-bold sm:min-w-28 sm:text-right" data-testid="line-total">
             {formatPrice(line.unitPrice * quantity)}
           </p>
           <fetcher.Form method="post">

@@ -147,3 +147,19 @@ test("the checkout says 'Please enter your full name' when the name is cleared, 
   await expect(page.getByText("You have no orders yet")).toBeVisible();
   await expect(cartLink(page, 1)).toBeVisible();
 });
+
+test.describe("on a narrow phone", () => {
+  test.use({ viewport: { width: 320, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("a cart line fits the screen: its stepper, total and Remove are in view, and nothing scrolls sideways", async ({ page }) => {
+    await addFromHomeGrid(page, 1);
+    await gotoHydrated(page, "/cart");
+    const line = page.getByTestId("cart-line");
+    await expect(line).toHaveCount(1);
+    // A phone shows a page wider than itself zoomed out, so the width comes first.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    for (const part of [line.getByRole("button", { name: /^One more / }), line.getByTestId("line-total"), line.getByRole("button", { name: /^Remove / })]) {
+      await expect(part).toBeInViewport({ ratio: 1 });
+    }
+  });
+});
