@@ -58,6 +58,8 @@ export default defineConfig({
         env: {
           STRIDE_STATE: STATE_DIR,
           PORT: String(PORT),
+          // The built Worker without wrangler dev's proxy, which now and then fails a POST with a 503 of its own.
+          STRIDE_SERVER: "miniflare",
           CLOUDFLARE_CF_FETCH_ENABLED: "false",
           WRANGLER_SEND_METRICS: "false",
           // Wrangler's per-request lines would drown the test list; warnings and errors still show.

@@ -2,7 +2,9 @@
 // runs it on, from the same state folder, without wrangler dev's proxy Worker and inspector in front of it. Those (a
 // proxy Worker in a second workerd, the inspector attached to the Worker, and a debug-log message to Wrangler's Node
 // process for every inspector event, D1 and R2 calls included) cost more CPU a request than the db floor's Worker
-// does, and production has none of them. `BENCH_SERVER=miniflare npm run bench` measures the Worker this way.
+// does, and production has none of them. `BENCH_SERVER=miniflare npm run bench` measures the Worker this way, and
+// the e2e tests run against it (`STRIDE_SERVER=miniflare` in scripts/start.mjs): the proxy now and then answers a
+// POST with a 503 of its own (cloudflare/workers-sdk#14641).
 //
 //   tsx scripts/serve-build.ts <build dir> <state dir (wrangler's --persist-to)> <port>
 //

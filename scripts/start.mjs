@@ -2,6 +2,10 @@
 // losing data. Steps: local secret -> migrations -> demo data (once) -> build -> serve the built Worker.
 //   PORT=8787 (default)        the port to serve on
 //   STRIDE_STATE=<dir>         keep the local D1/R2 data there instead of .wrangler/state
+//   STRIDE_SERVER=wrangler     serve with `wrangler dev` (default), or `miniflare`: scripts/serve-build.ts, the same
+//                              runtime without wrangler dev's proxy Worker, which now and then answers a POST with
+//                              503 "Your worker restarted mid-request" when it did not (cloudflare/workers-sdk#14641).
+//                              The e2e tests serve this way.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +18,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const port = process.env.PORT || "8787";
 const state = process.env.STRIDE_STATE ? resolve(process.env.STRIDE_STATE) : undefined;
+const server = process.env.STRIDE_SERVER || "wrangler";
 const persistArgs = state ? ["--persist-to", state] : [];
 const childEnv = {
   ...process.env,
@@ -42,6 +47,8 @@ function fail(message) {
   console.error(`\n\x1b[31m✖ ${message}\x1b[0m`);
   process.exit(1);
 }
+
+if (server !== "wrangler" && server !== "miniflare") fail(`STRIDE_SERVER must be wrangler or miniflare, not ${server}`);
 
 /** Runs a local binary with the output shown; resolves when it exits 0, stops everything otherwise. */
 function run(title, command, args, env = {}) {
@@ -118,15 +125,18 @@ step(`Serving on port ${port}`);
 const served = join(root, ".wrangler", "serve", port);
 rmSync(served, { recursive: true, force: true });
 cpSync(join(root, "build"), served, { recursive: true });
-const devArgs = ["dev", "-c", join(served, "server", "wrangler.json"), "--persist-to", state ?? join(root, ".wrangler", "state")];
-// Each server gets its own inspector port (Wrangler's default, 9230, would stop a second server: e2e beside npm start).
-const inspectorPort = String(Number(port) + 10_000);
-child = spawn(bin("wrangler"), [...devArgs, "--port", port, "--ip", "127.0.0.1", "--inspector-port", inspectorPort, "--show-interactive-dev-session=false"], {
-  cwd: root,
-  env: childEnv,
-  stdio: ["ignore", "inherit", "inherit"],
-});
-child.on("error", (error) => fail(`could not start wrangler dev (${error.message})`));
+const persistTo = state ?? join(root, ".wrangler", "state");
+let command;
+if (server === "miniflare") {
+  command = [bin("tsx"), [join(root, "scripts", "serve-build.ts"), served, persistTo, port]];
+} else {
+  const devArgs = ["dev", "-c", join(served, "server", "wrangler.json"), "--persist-to", persistTo];
+  // Each server gets its own inspector port (Wrangler's default, 9230, would stop a second server: e2e beside npm start).
+  const inspectorPort = String(Number(port) + 10_000);
+  command = [bin("wrangler"), [...devArgs, "--port", port, "--ip", "127.0.0.1", "--inspector-port", inspectorPort, "--show-interactive-dev-session=false"]];
+}
+child = spawn(command[0], command[1], { cwd: root, env: childEnv, stdio: ["ignore", "inherit", "inherit"] });
+child.on("error", (error) => fail(`could not start the server (${error.message})`));
 child.on("exit", (code, signal) => process.exit(exitCodeOf(code, signal)));
 
 const url = `http://localhost:${port}`;
@@ -141,5 +151,5 @@ if (await waitUntilServing(`http://127.0.0.1:${port}/`)) {
   Press Ctrl+C to stop. Data is kept for the next start.
 `);
 } else if (child) {
-  console.warn(`\n  ${url} is not answering yet; see Wrangler's output above.`);
+  console.warn(`\n  ${url} is not answering yet; see the server's output above.`);
 }
