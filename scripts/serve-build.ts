@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
-import { Log, LogLevel, Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 import { miniflarePersistRoot, wranglerEnv } from "./lib/local-state";
@@ -50,19 +50,19 @@ const modules = readdirSync(serverDir, { recursive: true, encoding: "utf8" })
   .map((path) => ({ type: "ESModule" as const, path }));
 if (modules[0]?.path !== main) throw new Error(`The entry module ${main} is not in ${serverDir}`);
 
-// modulesRules tell Miniflare how to load modules it finds by itself; here every module is listed.
+// modulesRules tell Miniflare how to load modules it finds by itself; here every module is listed. Miniflare 5 takes
+// the options Wrangler builds in the v4 shape through convertV4MiniflareOptions, as `wrangler dev` itself does.
 const { modulesRules: _rules, ...options } = workerOptions;
-const miniflare = new Miniflare({
-  ...options,
-  name,
-  modulesRoot: serverDir,
-  modules,
-  host: "127.0.0.1",
-  port: Number(portArg),
-  // Every store (D1, R2, cache, ...) in its folder under <state>/v3, as `wrangler dev --persist-to <state>` keeps them.
-  defaultPersistRoot: miniflarePersistRoot(resolve(stateDir)),
-  log: new Log(LogLevel.WARN),
-});
+const miniflare = new Miniflare(
+  convertV4MiniflareOptions({
+    host: "127.0.0.1",
+    port: Number(portArg),
+    // Every store (D1, R2, cache, ...) in its folder under <state>/v3, as `wrangler dev --persist-to <state>` keeps them.
+    resourcePersistencePath: miniflarePersistRoot(resolve(stateDir)),
+    log: new Log(LogLevel.WARN),
+    workers: [{ ...options, name, modulesRoot: serverDir, modules }],
+  }),
+);
 const url = await miniflare.ready;
 console.log(`Serving ${serverDir} on ${url.origin}`);
 
