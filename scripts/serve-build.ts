@@ -2,9 +2,9 @@
 // runs it on, from the same state folder, without wrangler dev's proxy Worker and inspector in front of it. Those (a
 // proxy Worker in a second workerd, the inspector attached to the Worker, and a debug-log message to Wrangler's Node
 // process for every inspector event, D1 and R2 calls included) cost more CPU a request than the db floor's Worker
-// does, and production has none of them. `BENCH_SERVER=miniflare npm run bench` measures the Worker this way, and
-// the e2e tests run against it (`STRIDE_SERVER=miniflare` in scripts/start.mjs): the proxy now and then answers a
-// POST with a 503 of its own (cloudflare/workers-sdk#14641).
+// does, and production has none of them. `npm start` serves this way (scripts/start.mjs), and so the e2e tests, the
+// soak and `BENCH_SERVER=miniflare npm run bench`: the proxy now and then answers a POST with a 503 of its own
+// (cloudflare/workers-sdk#14641).
 //
 //   tsx scripts/serve-build.ts <build dir> <state dir (wrangler's --persist-to)> <port>
 //
@@ -59,7 +59,8 @@ const miniflare = new Miniflare(
     port: Number(portArg),
     // Every store (D1, R2, cache, ...) in its folder under <state>/v3, as `wrangler dev --persist-to <state>` keeps them.
     resourcePersistencePath: miniflarePersistRoot(resolve(stateDir)),
-    log: new Log(LogLevel.WARN),
+    // One line a request, as `wrangler dev` prints; WRANGLER_LOG=warn (the e2e tests, the soak) keeps only problems.
+    log: new Log(process.env.WRANGLER_LOG?.toLowerCase() === "warn" ? LogLevel.WARN : LogLevel.INFO),
     workers: [{ ...options, name, modulesRoot: serverDir, modules }],
   }),
 );

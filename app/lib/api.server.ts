@@ -34,8 +34,44 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   throw badRequest(message, fieldErrors);
 }
 
-/** Reads a body but stops at the limit, so a body without Content-Length cannot fill the isolate's memory. */
-async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
+/**
+ * The most of a refused body the Worker reads and throws away before it answers 413: Cloudflare's edge accepts request
+ * bodies of up to 100 MB, so every body that reaches a deployed Worker is drained; only locally can a bigger one
+ * arrive, and that is cut off (a reset) once this much is read.
+ */
+const DRAIN_LIMIT_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Reads what is left of a body into nothing, so that a client still sending it gets to read the 413 that follows. An
+ * HTTP/1.1 server that answers early and closes the connection with the rest of the body unread resets it, and Node's
+ * fetch and curl then report ECONNRESET or EPIPE instead of the answer. Only a chunk at a time is held in memory.
+ */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead = 0): Promise<void> {
+  let read = alreadyRead;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      read += chunk.value.byteLength;
+      if (read > DRAIN_LIMIT_BYTES) return void (await reader.cancel());
+    }
+  } catch {
+    // The client went away: nobody is left to answer.
+  }
+}
+
+type TooLarge = { message: string; field?: string };
+
+function tooLargeError({ message, field }: TooLarge): HttpError {
+  return new HttpError(413, message, field ? { [field]: [message] } : undefined);
+}
+
+/** A 413 for a body not read yet: drains it first (see discardRest), then throws. */
+async function refuseBody(request: Request, tooLarge: TooLarge): Promise<never> {
+  if (request.body && !request.body.locked) await discardRest(request.body.getReader());
+  throw tooLargeError(tooLarge);
+}
+
+/** Reads a body but keeps no more than the limit, so a body without Content-Length cannot fill the isolate's memory. */
+async function readBounded(request: Request, limit: number, tooLarge: TooLarge): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -43,8 +79,8 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array>
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     size += chunk.value.byteLength;
     if (size > limit) {
-      await reader.cancel();
-      throw new HttpError(413, "Request body too large");
+      await discardRest(reader, size);
+      throw tooLargeError(tooLarge);
     }
     chunks.push(chunk.value);
   }
@@ -57,11 +93,18 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array>
   return bytes;
 }
 
+/** The body's declared length, or null when it declares none (chunked). */
+function declaredLength(request: Request): number | null {
+  const header = request.headers.get("Content-Length");
+  return header === null ? null : Number(header);
+}
+
+const JSON_TOO_LARGE: TooLarge = { message: "Request body too large" };
+
 /** A JSON body, bounded in size before it is read, validated by its schema. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw new HttpError(413, "Request body too large");
-  const bytes = await readBounded(request, MAX_JSON_BYTES);
+  if ((declaredLength(request) ?? 0) > MAX_JSON_BYTES) await refuseBody(request, JSON_TOO_LARGE);
+  const bytes = await readBounded(request, MAX_JSON_BYTES, JSON_TOO_LARGE);
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));
@@ -187,19 +230,25 @@ export function apiResource(prefix: string, table: ApiTable) {
 }
 export type ApiResource = ReturnType<typeof apiResource>;
 
-/** Refuses, before reading it, a body declared larger than the biggest upload plus room for the other fields. */
-export function assertUploadWithin(request: Request, maxBytes: number, tooLarge: { field: string; message: string }): void {
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > maxBytes + MAX_JSON_BYTES) throw new HttpError(413, tooLarge.message, { [tooLarge.field]: [tooLarge.message] });
+/**
+ * Refuses a body declared larger than the biggest upload plus room for the other fields, reading none of it but to
+ * drain it (see discardRest).
+ */
+export async function assertUploadWithin(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<void> {
+  if ((declaredLength(request) ?? 0) > maxBytes + MAX_JSON_BYTES) await refuseBody(request, tooLarge);
 }
 
-/** A multipart body, bounded before it is read. */
-export async function readMultipart(request: Request, maxBytes: number, tooLarge: { field: string; message: string }): Promise<FormData> {
-  assertUploadWithin(request, maxBytes, tooLarge);
-  if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) throw badRequest("Expected a multipart/form-data body");
+/** A multipart body, bounded before it is read (and while it is read, when it declares no length). */
+export async function readMultipart(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<FormData> {
+  await assertUploadWithin(request, maxBytes, tooLarge);
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!contentType.startsWith("multipart/form-data")) throw badRequest("Expected a multipart/form-data body");
   try {
-    return await request.formData();
-  } catch {
+    if (declaredLength(request) !== null) return await request.formData();
+    const bytes = await readBounded(request, maxBytes + MAX_JSON_BYTES, tooLarge);
+    return await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
     throw badRequest("Malformed multipart body");
   }
 }

@@ -41,7 +41,7 @@ const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: 
 
 export async function action({ request, context }: Route.ActionArgs) {
   try {
-    assertUploadWithin(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
+    await assertUploadWithin(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
     const form = await readFormData(request);
     const intent = form.get("intent");
     if (intent === "checkout") return await checkout(request, context, form);

@@ -201,6 +201,25 @@ describe("POST /api/orders, refusals change nothing", () => {
     });
   });
 
+  it("an 11 MB slip streamed without Content-Length is 413 too", async () => {
+    await expectNothingChanged(id, 2, async () => {
+      const big = { bytes: paddedPng(11 * 1024 * 1024), name: "slip.png", type: "image/png" };
+      const encoded = new Request("http://stride.test/", { method: "POST", body: orderForm(orderBody(items()), big) });
+      const bytes = new Uint8Array(await encoded.arrayBuffer());
+      let offset = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (offset >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(offset, offset + 256 * 1024));
+          offset += 256 * 1024;
+        },
+      });
+      const headers = { ...authHeader(customer.token), "Content-Type": encoded.headers.get("Content-Type")! };
+      const body = await expectApiError(await call("/api/orders", { method: "POST", headers, body: stream }), 413);
+      expect(body.message).toBe(SLIP_SIZE);
+    });
+  });
+
   it("a slip of exactly 10 MB is 413 'File size must be less than 10MB' (under 10 MB only)", async () => {
     await expectNothingChanged(id, 2, async () => {
       const big = { bytes: paddedPng(10 * 1024 * 1024), name: "slip.png", type: "image/png" };
