@@ -33,7 +33,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
   // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
-  const page = await getProductReviews(context.db, id, { viewerId: user?.id ?? null, limit: shown });
+  const page = await getProductReviews(context.db, id, { viewer: user, limit: shown });
   if (!page) throw data(null, { status: 404 });
   const isAdmin = user?.role === "ROLE_ADMIN";
   // The page's data is public HTML: the authors' e-mails stay on the server.

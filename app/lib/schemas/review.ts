@@ -60,7 +60,12 @@ export const reviewSchema = z.object({
   rating: z.number().int().min(RATING_MIN).max(RATING_MAX),
   productId: z.number().int(),
   userName: z.string(),
-  userEmail: z.string(),
+  userEmail: z
+    .string()
+    .nullable()
+    .describe(
+      "The author's e-mail, only when the one asking is that author or an admin; null for everyone else, so a public list never exposes customers' e-mails. A client tells its own reviews by comparing it with its user's e-mail.",
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
