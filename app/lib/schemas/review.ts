@@ -85,7 +85,10 @@ export const reviewListQuerySchema = z.object({
   pageSize: positiveInt("pageSize", REVIEWS_MAX_PAGE_SIZE).optional(),
 });
 
-/** A review as the product page shows it: no e-mail (the page's data is public), and what the viewer may do. */
+/**
+ * A review as the product page shows it: no e-mail, not even the viewer's own (loader data is serialised into the
+ * page and its .data answers, and the page never shows one), and what the viewer may do, decided on the server.
+ */
 export interface ReviewItem {
   id: number;
   comment: string;
