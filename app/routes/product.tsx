@@ -14,7 +14,7 @@ import { HttpError, routeId } from "~/lib/http";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
-import { getProductReviews, type ReviewRecord } from "~/services/reviews.server";
+import { getProductReviews, mayDeleteReview, mayEditReview, type ReviewRecord } from "~/services/reviews.server";
 import { getOptionalUser, requireAdmin } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
@@ -33,23 +33,24 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
   // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
-  const page = await getProductReviews(context.db, id, { viewerId: user?.id ?? null, limit: shown });
+  const page = await getProductReviews(context.db, id, { viewer: user, limit: shown });
   if (!page) throw data(null, { status: 404 });
   const isAdmin = user?.role === "ROLE_ADMIN";
-  // The page's data is public HTML: the authors' e-mails stay on the server.
-  const item = (review: ReviewRecord, mine: boolean): ReviewItem => ({
+  // Loader data is serialised into the HTML and the .data answers: only the fields the page shows, no e-mail, no
+  // author id. What the viewer may do is the service's decision, by user id.
+  const item = (review: ReviewRecord): ReviewItem => ({
     id: review.id,
     comment: review.comment,
     rating: review.rating,
     userName: review.userName,
     createdAt: review.createdAt,
     edited: review.updatedAt !== review.createdAt,
-    mine,
-    canDelete: mine || isAdmin,
+    mine: mayEditReview(user, review.userId),
+    canDelete: mayDeleteReview(user, review.userId),
   });
   const reviews: ReviewsData = {
-    items: page.reviews.map((review) => item(review, false)),
-    own: page.own && item(page.own, true),
+    items: page.reviews.map(item),
+    own: page.own && item(page.own),
     othersTotal: page.othersTotal,
     distribution: page.distribution,
     shown,

@@ -37,10 +37,35 @@ type ReviewRow = {
   updatedAt: number;
 };
 
+/** Who is asking: the session's user, or null for a visitor. */
+export type Viewer = Pick<SessionUser, "id" | "role"> | null;
+
+// Who may do what with a review, decided here once for the API and the product page alike, by user ids (never by
+// e-mails, which a customer can change).
+
+/**
+ * API.md: an author's e-mail goes only to that author and to admins; everyone else gets null, so a public list never
+ * exposes customers' e-mails. Every review this module hands out has passed through here (toRecord).
+ */
+export function maySeeAuthorEmail(viewer: Viewer, authorId: number): boolean {
+  return viewer !== null && (viewer.id === authorId || viewer.role === "ROLE_ADMIN");
+}
+
+/** Only the author edits a review; an admin too is refused. */
+export function mayEditReview(viewer: Viewer, authorId: number): boolean {
+  return viewer !== null && viewer.id === authorId;
+}
+
+/** The author or an admin deletes a review. */
+export function mayDeleteReview(viewer: Viewer, authorId: number): boolean {
+  return viewer !== null && (viewer.id === authorId || viewer.role === "ROLE_ADMIN");
+}
+
 /** A review read for a screen or a service decision: the API view plus its author's id. */
 export type ReviewRecord = ReviewView & { userId: number };
 
-function toRecord(row: ReviewRow): ReviewRecord {
+/** A row as `viewer` may see it: the author's e-mail only when maySeeAuthorEmail says so. */
+function toRecord(row: ReviewRow, viewer: Viewer): ReviewRecord {
   return {
     id: row.id,
     comment: row.comment,
@@ -48,7 +73,7 @@ function toRecord(row: ReviewRow): ReviewRecord {
     productId: row.productId,
     userId: row.userId,
     userName: row.userName,
-    userEmail: row.userEmail,
+    userEmail: maySeeAuthorEmail(viewer, row.userId) ? row.userEmail : null,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
   };
@@ -69,8 +94,11 @@ function causeText(error: unknown): string {
   return String((error as { cause?: unknown })?.cause ?? "") + String(error);
 }
 
-/** A page of a product's reviews, newest first, and how many there are; 404 when the product does not exist. */
-export async function listReviews(db: Db, productId: number, { limit, offset = 0 }: { limit?: number; offset?: number } = {}) {
+/**
+ * A page of a product's reviews, newest first, as `viewer` may see them, and how many there are; 404 when the product
+ * does not exist.
+ */
+export async function listReviews(db: Db, productId: number, viewer: Viewer, { limit, offset = 0 }: { limit?: number; offset?: number } = {}) {
   const list = selectReviews(db)
     .where(eq(reviews.productId, productId))
     .orderBy(...NEWEST_FIRST);
@@ -79,7 +107,7 @@ export async function listReviews(db: Db, productId: number, { limit, offset = 0
     limit === undefined ? list : list.limit(limit).offset(offset),
   ]);
   if (!found.length) throw notFound(PRODUCT_NOT_FOUND);
-  return { items: rows.map(toRecord), total: found[0].ratingCount };
+  return { items: rows.map((row) => toRecord(row, viewer)), total: found[0].ratingCount };
 }
 
 export interface ProductReviews {
@@ -95,9 +123,10 @@ export interface ProductReviews {
 
 /**
  * The product page in one round trip: the product, the first `limit` reviews by others, the viewer's own review and
- * the count of each rating. Null when the product does not exist.
+ * the count of each rating, as `viewer` may see them. Null when the product does not exist.
  */
-export async function getProductReviews(db: Db, productId: number, { viewerId, limit }: { viewerId: number | null; limit: number }): Promise<ProductReviews | null> {
+export async function getProductReviews(db: Db, productId: number, { viewer, limit }: { viewer: Viewer; limit: number }): Promise<ProductReviews | null> {
+  const viewerId = viewer?.id ?? null;
   const others = viewerId === null ? eq(reviews.productId, productId) : and(eq(reviews.productId, productId), ne(reviews.userId, viewerId));
   const [productRows, rows, ownRows, counts] = await db.batch([
     db.select().from(products).where(eq(products.id, productId)).limit(1),
@@ -112,21 +141,24 @@ export async function getProductReviews(db: Db, productId: number, { viewerId, l
   ]);
   if (!productRows.length) return null;
   const product = toProductView(productRows[0]);
-  const own = ownRows.length ? toRecord(ownRows[0]) : null;
+  const own = ownRows.length ? toRecord(ownRows[0], viewer) : null;
   const distribution: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
   for (const row of counts) distribution[row.rating] = row.count;
-  return { product, reviews: rows.map(toRecord), othersTotal: Math.max(0, product.reviewCount - (own ? 1 : 0)), own, distribution };
+  return { product, reviews: rows.map((row) => toRecord(row, viewer)), othersTotal: Math.max(0, product.reviewCount - (own ? 1 : 0)), own, distribution };
 }
 
-async function findReview(db: Db, id: number): Promise<ReviewRecord | null> {
+async function findReview(db: Db, id: number, viewer: Viewer): Promise<ReviewRecord | null> {
   const [row] = await selectReviews(db).where(eq(reviews.id, id)).limit(1);
-  return row ? toRecord(row) : null;
+  return row ? toRecord(row, viewer) : null;
 }
 
 /** Keeps the product's updated_at as it was: a review is not an edit of the product. */
 const keepProductUpdatedAt = { updatedAt: sql`${products.updatedAt}` };
 
-/** One review per customer per product (409); 404 when the product does not exist. The author is the session's user. */
+/**
+ * One review per customer per product (409); 404 when the product does not exist. The author is the session's user, so
+ * the answer carries their e-mail.
+ */
 export async function createReview(db: Db, user: SessionUser, input: ReviewCreateInput): Promise<ReviewRecord> {
   const [product] = await db.select({ id: products.id }).from(products).where(eq(products.id, input.productId)).limit(1);
   if (!product) throw notFound(PRODUCT_NOT_FOUND);
@@ -138,7 +170,7 @@ export async function createReview(db: Db, user: SessionUser, input: ReviewCreat
         .set({ ratingCount: sql`${products.ratingCount} + 1`, ratingTotal: sql`${products.ratingTotal} + ${input.rating}`, ...keepProductUpdatedAt })
         .where(eq(products.id, input.productId)),
     ]);
-    return toRecord({ ...created, userName: user.name, userEmail: user.email });
+    return toRecord({ ...created, userName: user.name, userEmail: user.email }, user);
   } catch (error) {
     const text = causeText(error);
     if (text.includes("UNIQUE constraint failed")) throw conflict(REVIEW_MESSAGES.alreadyReviewed);
@@ -148,11 +180,14 @@ export async function createReview(db: Db, user: SessionUser, input: ReviewCreat
   }
 }
 
-/** Only the author may edit a review; an admin too is refused (403). A missing rating keeps the current one. */
+/**
+ * Only the author may edit a review; an admin too is refused (403). A missing rating keeps the current one. The answer is
+ * the author's own, so it carries their e-mail.
+ */
 export async function updateReview(db: Db, user: SessionUser, id: number, input: ReviewUpdateInput): Promise<ReviewRecord> {
-  const review = await findReview(db, id);
+  const review = await findReview(db, id, user);
   if (!review) throw notFound(REVIEW_MESSAGES.notFound);
-  if (review.userId !== user.id) throw forbidden(REVIEW_MESSAGES.notAuthor);
+  if (!mayEditReview(user, review.userId)) throw forbidden(REVIEW_MESSAGES.notAuthor);
   if (input.productId !== undefined && input.productId !== review.productId) {
     throw badRequest(REVIEW_MESSAGES.wrongProduct, { productId: [REVIEW_MESSAGES.wrongProduct] });
   }
@@ -171,14 +206,14 @@ export async function updateReview(db: Db, user: SessionUser, id: number, input:
   ]);
   // Deleted meanwhile.
   if (!updated.length) throw notFound(REVIEW_MESSAGES.notFound);
-  return toRecord({ ...updated[0], userName: review.userName, userEmail: review.userEmail });
+  return toRecord({ ...updated[0], userName: user.name, userEmail: user.email }, user);
 }
 
 /** The author or an admin may delete a review. `productId`, when given, is the product the caller saw it on. */
 export async function deleteReview(db: Db, user: SessionUser, id: number, productId?: number): Promise<void> {
-  const review = await findReview(db, id);
+  const review = await findReview(db, id, user);
   if (!review || (productId !== undefined && review.productId !== productId)) throw notFound(REVIEW_MESSAGES.notFound);
-  if (review.userId !== user.id && user.role !== "ROLE_ADMIN") throw forbidden(REVIEW_MESSAGES.notAllowedToDelete);
+  if (!mayDeleteReview(user, review.userId)) throw forbidden(REVIEW_MESSAGES.notAllowedToDelete);
   const existing = eq(reviews.id, id);
   const [, deleted] = await db.batch([
     db

@@ -11,7 +11,8 @@ export interface ApiReview {
   rating: number;
   productId: number;
   userName: string;
-  userEmail: string;
+  /** The author's e-mail for the author and admins; null for everyone else. */
+  userEmail: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,9 +58,9 @@ export async function createReviewApi(token: string, productId: number, comment 
   return (await response.json()) as ApiReview;
 }
 
-/** GET /api/reviews/product/{id}; expects 200. */
-export async function listReviewsApi(productId: number | string): Promise<ApiReview[]> {
-  const response = await call(`/api/reviews/product/${productId}`);
+/** GET /api/reviews/product/{id}, as a visitor or with a bearer token; expects 200. */
+export async function listReviewsApi(productId: number | string, token?: string): Promise<ApiReview[]> {
+  const response = await call(`/api/reviews/product/${productId}`, { headers: token ? authHeader(token) : {} });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as ApiReview[];
 }

@@ -45,7 +45,8 @@ describe("GET /api/reviews/product/{productId}", () => {
     expect(list.map((review) => review.comment)).toEqual(["newest", "middle", "oldest"]);
     for (const field of REVIEW_FIELDS) expect(list[0]).toHaveProperty(field);
     expect(list[0]).toMatchObject({ productId, rating: 4, userName: "New Reviewer", createdAt: new Date(base + 2 * 86_400_000).toISOString() });
-    expect(list[0].userEmail).toMatch(/@example\.com$/);
+    // A visitor asked: the authors' e-mails are kept back (see "userEmail" below).
+    expect(list[0].userEmail).toBeNull();
     expect(Object.keys(list[0])).not.toContain("userId");
   });
 
@@ -78,6 +79,61 @@ describe("GET /api/reviews/product/{productId}", () => {
   });
 });
 
+describe("userEmail: the author's e-mail goes to that author and to admins, null to everyone else (API.md)", () => {
+  let productId: number;
+  let fromAlice: ApiReview;
+  let fromBob: ApiReview;
+  beforeAll(async () => {
+    productId = await newProduct();
+    fromAlice = await createReviewApi(alice.token, productId, "Alice's words", 4);
+    fromBob = await createReviewApi(bob.token, productId, "Bob's words", 3);
+  });
+
+  /** The list as `headers` sees it: each review's e-mail by review id. */
+  async function emailsSeen(headers: Record<string, string> = {}, query = ""): Promise<Record<number, string | null>> {
+    const response = await call(`/api/reviews/product/${productId}${query}`, { headers });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const list = (await response.json()) as ApiReview[];
+    for (const review of list) expect(review).toHaveProperty("userEmail");
+    return Object.fromEntries(list.map((review) => [review.id, review.userEmail]));
+  }
+
+  it("a visitor: every userEmail is null, in the whole list and in a page; no e-mail anywhere in the body", async () => {
+    expect(await emailsSeen()).toEqual({ [fromAlice.id]: null, [fromBob.id]: null });
+    expect(await emailsSeen({}, "?page=1&pageSize=1")).toEqual({ [fromBob.id]: null });
+    const body = await (await call(`/api/reviews/product/${productId}`)).text();
+    expect(body).not.toContain(alice.email);
+    expect(body).not.toContain(bob.email);
+  });
+
+  it("a customer: their own review carries their e-mail, everyone else's is null", async () => {
+    expect(await emailsSeen(authHeader(alice.token))).toEqual({ [fromAlice.id]: alice.email, [fromBob.id]: null });
+    expect(await emailsSeen(authHeader(bob.token))).toEqual({ [fromAlice.id]: null, [fromBob.id]: bob.email });
+    expect(await emailsSeen(authHeader(bob.token), "?page=2&pageSize=1")).toEqual({ [fromAlice.id]: null });
+    const carol = await customer("Carol Without Review");
+    expect(await emailsSeen(authHeader(carol.token))).toEqual({ [fromAlice.id]: null, [fromBob.id]: null });
+  });
+
+  it("the web session cookie is as good as a bearer token", async () => {
+    expect(await emailsSeen({ Cookie: alice.cookie })).toEqual({ [fromAlice.id]: alice.email, [fromBob.id]: null });
+  });
+
+  it("an admin: every author's e-mail", async () => {
+    const boss = await admin();
+    expect(await emailsSeen(authHeader(boss.token))).toEqual({ [fromAlice.id]: alice.email, [fromBob.id]: bob.email });
+  });
+
+  it("a tampered token is a visitor: 200 with null e-mails", async () => {
+    expect(await emailsSeen(authHeader(`${alice.token}x`))).toEqual({ [fromAlice.id]: null, [fromBob.id]: null });
+  });
+
+  it("an answer that carries an e-mail is kept out of shared caches", async () => {
+    const response = await call(`/api/reviews/product/${productId}`, { headers: authHeader(alice.token) });
+    expect(response.headers.get("Cache-Control")).toMatch(/\bprivate\b/);
+    expect(response.headers.get("Cache-Control")).toMatch(/\bno-store\b/);
+  });
+});
+
 describe("POST /api/reviews", () => {
   it("201 with the review; userName and userEmail come from the token, never the body", async () => {
     const productId = await newProduct();
@@ -93,7 +149,7 @@ describe("POST /api/reviews", () => {
     expect(review.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const row = await reviewRow(review.id);
     expect(row).toMatchObject({ user_id: alice.id, product_id: productId, rating: 4 });
-    expect(await listReviewsApi(productId)).toEqual([review]);
+    expect(await listReviewsApi(productId, alice.token)).toEqual([review]);
   });
 
   it("the rating defaults to 5", async () => {
@@ -113,7 +169,7 @@ describe("POST /api/reviews", () => {
     const first = await createReviewApi(alice.token, productId, "First", 2);
     const body = await expectApiError(await postReview({ productId, comment: "Second", rating: 5 }, alice.token), 409);
     expect(body.message).toBe("You have already reviewed this product");
-    expect(await listReviewsApi(productId)).toEqual([first]);
+    expect(await listReviewsApi(productId, alice.token)).toEqual([first]);
     await expectRatingsInStep(productId, { count: 1, total: 2 });
     // Someone else may still review it.
     await createReviewApi(bob.token, productId, "Mine too", 4);
@@ -302,6 +358,20 @@ describe("the reviews resource", () => {
     expect(Object.keys(doc.paths["/api/reviews/product/{productId}"])).toEqual(["get"]);
     expect(Object.keys(doc.paths["/api/reviews"])).toEqual(["post"]);
     expect(Object.keys(doc.paths["/api/reviews/{id}"]).sort()).toEqual(["delete", "put"]);
+  });
+
+  it("the OpenAPI document says userEmail may be null and why, and that the list takes an optional token", async () => {
+    type Operation = { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { items?: JsonSchema } & JsonSchema } > }> };
+    type JsonSchema = { properties?: Record<string, { anyOf?: { type: string }[]; type?: string | string[]; description?: string }> };
+    const doc = await getJson<{ paths: Record<string, Record<string, Operation>> }>("/api/openapi.json");
+    const list = doc.paths["/api/reviews/product/{productId}"].get;
+    expect(list.security).toEqual([{}, { bearerAuth: [] }]);
+    const userEmail = list.responses["200"].content!["application/json"].schema.items!.properties!.userEmail;
+    expect(JSON.stringify(userEmail)).toContain('"null"');
+    expect(userEmail.description).toMatch(/admin/i);
+    expect(userEmail.description).toMatch(/null/);
+    const created = doc.paths["/api/reviews"].post.responses["201"].content!["application/json"].schema.properties!.userEmail;
+    expect(created).toEqual(userEmail);
   });
 
   it("unknown paths are a JSON 404 and a wrong method a 405", async () => {

@@ -45,7 +45,7 @@ describe("PUT /api/reviews/{id}", () => {
       createdAt: review.createdAt,
     });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(review.updatedAt));
-    expect(await listReviewsApi(review.productId)).toEqual([updated]);
+    expect(await listReviewsApi(review.productId, author.token)).toEqual([updated]);
     await expectRatingsInStep(review.productId, { count: 1, total: 5 });
   });
 

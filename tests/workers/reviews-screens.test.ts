@@ -79,14 +79,6 @@ describe("the product page shows the reviews", () => {
     expect(text).toContain("<script>alert(1)</script>");
   });
 
-  it("the authors' e-mails are not in the page", async () => {
-    const productId = await newProduct();
-    await createReviewApi(other.token, productId, "E-mail stays private", 4);
-    const { html } = await page(`/product/${productId}`, author.cookie);
-    expect(html).toContain("E-mail stays private");
-    expect(html).not.toContain(other.email);
-  });
-
   it("the grid card shows the average and the number of reviews", async () => {
     const productId = await insertProduct({ name: `Grid Rated ${Date.now()}`, releaseDate: "2099-12-31" });
     await createReviewApi(author.token, productId, "Five", 5);
@@ -114,6 +106,59 @@ describe("the product page shows the reviews", () => {
     ({ text } = await page(`/product/${productId}?reviews=20`));
     expect(text).toContain("Review number 0");
     expect(text).not.toContain("Show ");
+  });
+});
+
+describe("the authors' e-mails stay on the server (API.md: only the author and admins may see one)", () => {
+  // React Router serialises loader data into the HTML and answers client navigations with /product/{id}.data: an
+  // e-mail must be in neither, not merely unseen on the screen.
+  async function pageAndData(productId: number, cookie?: string): Promise<{ html: string; data: string }> {
+    const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
+    const [htmlResponse, dataResponse] = await Promise.all([call(`/product/${productId}`, { headers }), call(`/product/${productId}.data`, { headers })]);
+    expect(htmlResponse.status).toBe(200);
+    expect(dataResponse.status).toBe(200);
+    return { html: await htmlResponse.text(), data: await dataResponse.text() };
+  }
+
+  it("a visitor finds no author's e-mail in the page's HTML or its .data", async () => {
+    const productId = await newProduct();
+    await createReviewApi(author.token, productId, "Author's public words", 5);
+    await createReviewApi(other.token, productId, "Other's public words", 4);
+    const { html, data } = await pageAndData(productId);
+    for (const body of [html, data]) {
+      expect(body).toContain("Author's public words");
+      expect(body).toContain("Other's public words");
+      expect(body).not.toContain(author.email);
+      expect(body).not.toContain(other.email);
+    }
+  });
+
+  it("a customer finds no other customer's e-mail, and still has Edit and Delete on their own review", async () => {
+    const productId = await newProduct();
+    await createReviewApi(author.token, productId, "Mine to change", 5);
+    await createReviewApi(other.token, productId, "Not mine at all", 2);
+    const { html, data } = await pageAndData(productId, author.cookie);
+    for (const body of [html, data]) {
+      expect(body).toContain("Not mine at all");
+      expect(body).not.toContain(other.email);
+    }
+    expect(html).toContain('aria-label="Edit your review"');
+    expect(html).toContain('aria-label="Delete your review"');
+    expect(html).not.toContain("Delete the review by Other Kasun");
+    // And the other way round.
+    const theirs = await pageAndData(productId, other.cookie);
+    for (const body of [theirs.html, theirs.data]) {
+      expect(body).toContain("Mine to change");
+      expect(body).not.toContain(author.email);
+    }
+  });
+
+  it("an admin still gets Delete on every review without the page carrying e-mails", async () => {
+    const productId = await newProduct();
+    await createReviewApi(other.token, productId, "Moderate me", 1);
+    const { html, data } = await pageAndData(productId, boss.cookie);
+    expect(html).toContain('aria-label="Delete the review by Other Kasun"');
+    for (const body of [html, data]) expect(body).not.toContain(other.email);
   });
 });
 

@@ -60,7 +60,12 @@ export const reviewSchema = z.object({
   rating: z.number().int().min(RATING_MIN).max(RATING_MAX),
   productId: z.number().int(),
   userName: z.string(),
-  userEmail: z.string(),
+  userEmail: z
+    .string()
+    .nullable()
+    .describe(
+      "The author's e-mail, only when the one asking is that author or an admin; null for everyone else, so a public list never exposes customers' e-mails. A client tells its own reviews by comparing it with its user's e-mail.",
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -80,7 +85,10 @@ export const reviewListQuerySchema = z.object({
   pageSize: positiveInt("pageSize", REVIEWS_MAX_PAGE_SIZE).optional(),
 });
 
-/** A review as the product page shows it: no e-mail (the page's data is public), and what the viewer may do. */
+/**
+ * A review as the product page shows it: no e-mail, not even the viewer's own (loader data is serialised into the
+ * page and its .data answers, and the page never shows one), and what the viewer may do, decided on the server.
+ */
 export interface ReviewItem {
   id: number;
   comment: string;

@@ -12,27 +12,31 @@ const errors = {
 
 export const reviewsApi = apiResource("/api/reviews", {
   "GET /product/{productId}": endpoint({
-    summary: `A product's reviews, newest first. With page (and pageSize, 1 to ${REVIEWS_MAX_PAGE_SIZE}, default 20), that page alone and X-Total-Count.`,
-    auth: "none",
+    summary:
+      `A product's reviews, newest first. With page (and pageSize, 1 to ${REVIEWS_MAX_PAGE_SIZE}, default 20), that page alone and X-Total-Count. ` +
+      "The token is optional: userEmail is the author's e-mail for that author and for admins, null for everyone else (and for an invalid token).",
+    auth: "optional",
     query: reviewListQuerySchema,
     responses: {
       200: { description: "The reviews, newest first", schema: z.array(reviewSchema) },
       400: { description: "A bad page or pageSize" },
       404: { description: "No such product" },
     },
-    handler: async ({ context, params, query }) => {
+    handler: async ({ context, params, query, user }) => {
       const productId = idParam(params.productId, "Product");
+      // The answer depends on who asks (their own e-mail, or all for an admin): never one for a shared cache to keep.
+      const headers: Record<string, string> = user ? { "Cache-Control": "private, no-store" } : {};
       if (query.page === undefined) {
-        const { items } = await listReviews(context.db, productId);
-        return json(items.map(toReviewView));
+        const { items } = await listReviews(context.db, productId, user);
+        return json(items.map(toReviewView), { headers });
       }
       const pageSize = query.pageSize ?? 20;
-      const { items, total } = await listReviews(context.db, productId, { limit: pageSize, offset: (query.page - 1) * pageSize });
-      return json(items.map(toReviewView), { headers: { "X-Total-Count": String(total) } });
+      const { items, total } = await listReviews(context.db, productId, user, { limit: pageSize, offset: (query.page - 1) * pageSize });
+      return json(items.map(toReviewView), { headers: { ...headers, "X-Total-Count": String(total) } });
     },
   }),
   "POST /": endpoint({
-    summary: "Review a product (logged in); one review per customer per product. userName and userEmail come from the token.",
+    summary: "Review a product (logged in); one review per customer per product. userName and userEmail come from the token; the answer is the author's own, so it carries their e-mail.",
     auth: "user",
     body: reviewCreateSchema,
     responses: {
