@@ -16,6 +16,8 @@ export default defineConfig(async () => ({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("migrations"),
           JWT_SECRET: "test-secret-5b0f2c1e9d7a4f3b8c6e1a2d",
+          // Two listed origins for the CORS tests (tests/workers/cors.test.ts); a deployment lists none by default.
+          ALLOWED_ORIGINS: "https://app.stride.test, https://tools.stride.test",
         },
       },
     }),

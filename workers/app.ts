@@ -2,6 +2,7 @@ import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { createDb, type Db } from "../app/services/db.server";
+import { allowedCrossOrigin, isApiPath, isPreflight, preflightResponse, withCorsHeaders, withoutCookie } from "./cors";
 
 declare module "react-router" {
   export interface AppLoadContext {
@@ -61,11 +62,22 @@ function isCrossOriginWrite(request: Request): boolean {
 export default {
   async fetch(request, env, ctx) {
     const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-    if (isCrossOriginWrite(request)) {
+    const url = new URL(request.url);
+    const api = isApiPath(url);
+    // A listed origin (ALLOWED_ORIGINS) calling the API: answered with CORS headers, authenticated by bearer token only.
+    const corsOrigin = allowedCrossOrigin(request, url, env.ALLOWED_ORIGINS);
+    const secure = (response: Response) => {
+      const secured = withSecurityHeaders(response, nonce);
+      if (api) withCorsHeaders(secured.headers, corsOrigin);
+      return secured;
+    };
+    // A preflight's answer carries its own grant (or none, when refused).
+    if (api && isPreflight(request)) return withSecurityHeaders(preflightResponse(request, corsOrigin), nonce);
+    if (corsOrigin === null && isCrossOriginWrite(request)) {
       const body = JSON.stringify({ message: "Cross-origin request refused" });
-      return withSecurityHeaders(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }), nonce);
+      return secure(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }));
     }
-    const response = await requestHandler(request, { cloudflare: { env, ctx }, db: createDb(env.DB), cspNonce: nonce });
-    return withSecurityHeaders(response, nonce);
+    const forwarded = corsOrigin === null ? request : withoutCookie(request);
+    return secure(await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(env.DB), cspNonce: nonce }));
   },
 } satisfies ExportedHandler<Env>;
