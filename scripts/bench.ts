@@ -1,7 +1,7 @@
 // `npm run bench`: how fast the built Worker answers with a large catalogue, measured against two floors.
 //
 //   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products -> serve the
-//   build (`wrangler dev`, or without its proxy and inspector: BENCH_SERVER) -> load from a second process
+//   build (as `npm start` does, or with `wrangler dev`: BENCH_SERVER) -> load from a second process
 //   (autocannon) -> 100,000 products -> again -> page weight -> a table on the console and bench/results.json.
 //
 // Every figure is also given as a ratio to the database floor, /healthz/db (one indexed D1 query for 24 rows, plain
@@ -14,10 +14,10 @@
 //   BENCH_SERVER_WARMUP=3      seconds of unmeasured load on every route once the server is up, before any measurement
 //   BENCH_CONNECTIONS=10       concurrent connections
 //   BENCH_PORT=8790            first port tried for the server
-//   BENCH_SERVER=wrangler      how the build is served: `wrangler` (`wrangler dev`, as `npm start` and the targets
-//                              assume) or `miniflare` (scripts/serve-build.ts: the same runtime without wrangler
-//                              dev's proxy Worker and inspector, which cost more CPU a request than the db floor's
-//                              Worker)
+//   BENCH_SERVER=miniflare     how the build is served: `miniflare` (scripts/serve-build.ts, as `npm start` serves
+//                              it: the runtime without wrangler dev's proxy Worker and inspector) or `wrangler`
+//                              (`wrangler dev`, whose proxy and inspector cost more CPU a request than the db
+//                              floor's Worker)
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -52,7 +52,7 @@ const SERVERS = {
   wrangler: "wrangler dev on the build (its proxy Worker and inspector in front of the Worker)",
   miniflare: "the built Worker in workerd through Miniflare (scripts/serve-build.ts)",
 };
-const SERVER_KIND = (process.env.BENCH_SERVER ?? "wrangler") as keyof typeof SERVERS;
+const SERVER_KIND = (process.env.BENCH_SERVER ?? "miniflare") as keyof typeof SERVERS;
 if (!Object.hasOwn(SERVERS, SERVER_KIND)) throw new Error(`BENCH_SERVER must be one of: ${Object.keys(SERVERS).join(", ")}`);
 
 /** The issue's targets: a route's requests per second as a share of the db floor's, by catalogue size. */

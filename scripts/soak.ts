@@ -23,6 +23,7 @@ const MAX_WRITES = Number(process.env.SOAK_WRITES ?? 2400);
 const MAX_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 8);
 const THINK_MS = Number(process.env.SOAK_THINK_MS ?? 6000);
+const THINK_MIN_MS = Number(process.env.SOAK_THINK_MIN_MS ?? 0);
 const PORT = Number(process.env.SOAK_PORT ?? 8792);
 const STATE_DIR = join(ROOT, ".wrangler", "soak-state");
 const ADMIN = { email: "admin@stride.test", password: "Admin#12345" };
@@ -111,7 +112,7 @@ async function client(index: number, productIds: number[], adminToken: string): 
       await write("review", "/api/reviews", jsonInit("POST", { productId, rating: 1 + (round % 5), comment: `Soak review ${round}` }, token));
       const orderId = (order?.body as { id?: number } | null)?.id;
       if (order?.status === 201 && orderId) await write("cancel order", `/api/orders/admin/${orderId}/status?status=CANCELLED`, bearer("PUT", adminToken));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * THINK_MS));
+      await new Promise((resolve) => setTimeout(resolve, THINK_MIN_MS + Math.random() * (THINK_MS - THINK_MIN_MS)));
     }
   }
 }

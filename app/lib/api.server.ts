@@ -234,23 +234,33 @@ export type ApiResource = ReturnType<typeof apiResource>;
  * Refuses a body declared larger than the biggest upload plus room for the other fields, reading none of it but to
  * drain it (see discardRest).
  */
-export async function assertUploadWithin(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<void> {
+async function assertUploadWithin(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<void> {
   if ((declaredLength(request) ?? 0) > maxBytes + MAX_JSON_BYTES) await refuseBody(request, tooLarge);
 }
 
-/** A multipart body, bounded before it is read (and while it is read, when it declares no length). */
-export async function readMultipart(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<FormData> {
+/**
+ * A form body (multipart or URL-encoded), bounded before it is read, and while it is read when it declares no length
+ * (chunked), so no body keeps more than the limit in memory. A body that is no form is a 400 with `malformed`.
+ */
+export async function readBoundedForm(request: Request, maxBytes: number, tooLarge: Required<TooLarge>, malformed = "Expected a form submission"): Promise<FormData> {
   await assertUploadWithin(request, maxBytes, tooLarge);
-  const contentType = request.headers.get("Content-Type") ?? "";
-  if (!contentType.startsWith("multipart/form-data")) throw badRequest("Expected a multipart/form-data body");
   try {
     if (declaredLength(request) !== null) return await request.formData();
     const bytes = await readBounded(request, maxBytes + MAX_JSON_BYTES, tooLarge);
-    return await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+    return await new Response(bytes, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    throw badRequest("Malformed multipart body");
+    throw badRequest(malformed);
   }
+}
+
+/** A multipart body (the API's uploads), bounded as readBoundedForm says. */
+export async function readMultipart(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<FormData> {
+  if (!request.headers.get("Content-Type")?.startsWith("multipart/form-data")) {
+    await assertUploadWithin(request, maxBytes, tooLarge);
+    throw badRequest("Expected a multipart/form-data body");
+  }
+  return readBoundedForm(request, maxBytes, tooLarge, "Malformed multipart body");
 }
 
 /** A multipart field that holds JSON (the API's `product` and `order` parts), as text or as a JSON file part. */

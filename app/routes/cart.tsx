@@ -3,10 +3,10 @@ import { data, Link, redirect, useFetcher, useLoaderData, useRouteLoaderData, us
 import { CheckoutModal } from "~/components/CheckoutModal";
 import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
-import { assertUploadWithin } from "~/lib/api.server";
+import { readBoundedForm } from "~/lib/api.server";
 import { isSecureRequest } from "~/lib/cookies";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
-import { parseForm, readFormData } from "~/lib/forms";
+import { parseForm } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
@@ -41,8 +41,8 @@ const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: 
 
 export async function action({ request, context }: Route.ActionArgs) {
   try {
-    await assertUploadWithin(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
-    const form = await readFormData(request);
+    // The cart's forms and the checkout (with its slip) post here: bounded by the slip's limit.
+    const form = await readBoundedForm(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
     const intent = form.get("intent");
     if (intent === "checkout") return await checkout(request, context, form);
     const user = await getOptionalUser(request, context);
