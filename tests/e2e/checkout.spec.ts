@@ -24,13 +24,13 @@ async function addFromHomeGrid(page: Page, count: number): Promise<string[]> {
   const catalogue = (await (await page.request.get("/api/products")).json()) as { name: string; stockQuantity: number; productAvailable: boolean }[];
   const roomy = new Set(catalogue.filter((product) => product.productAvailable && product.stockQuantity >= 3).map((product) => product.name));
   await gotoHydrated(page, "/");
-  const buttons = page.getByTestId("product-card").getByRole("button", { name: /^Add .+ to cart$/ });
+  const buttons = page.getByTestId("product-card").getByRole("button", { name: /^Add to Cart: / });
   await expect(buttons.first()).toBeVisible();
   const labels = await buttons.evaluateAll((elements) => elements.map((element) => element.getAttribute("aria-label") ?? ""));
-  const names = labels.map((label) => label.replace(/^Add /, "").replace(/ to cart$/, "")).filter((name) => roomy.has(name)).slice(0, count);
+  const names = labels.map((label) => label.replace(/^Add to Cart: /, "")).filter((name) => roomy.has(name)).slice(0, count);
   expect(names, "enough in-stock products on the home grid").toHaveLength(count);
   for (const [i, name] of names.entries()) {
-    await page.getByTestId("product-card").getByRole("button", { name: `Add ${name} to cart`, exact: true }).click();
+    await page.getByTestId("product-card").getByRole("button", { name: `Add to Cart: ${name}`, exact: true }).click();
     await expect(cartLink(page, i + 1)).toBeVisible();
   }
   return names;
