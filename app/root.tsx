@@ -44,7 +44,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const theme = useTheme();
   return (
-    <html lang="en" className={theme === "dark-theme" ? "dark" : ""} data-theme={theme}>
+    // The theme by the spec's names (SPEC §3: light-theme, dark-theme), as a class and as data-theme, so styles and
+    // scripts written for either find it; Tailwind's dark: variant keys on the class (app.css).
+    <html lang="en" className={theme} data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

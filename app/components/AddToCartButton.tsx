@@ -77,10 +77,14 @@ export function AddToCartButton({
       </button>
     );
   }
+  // The name starts with the words on the button (WCAG 2.5.3), so "click Add to Cart" by voice finds it; the
+  // product follows, telling a grid's buttons apart.
+  const text = adding ? "Adding..." : "Add to Cart";
+  const name = adding ? `Adding to Cart: ${productName}` : `Add to Cart: ${productName}`;
   return (
     // The button carries the product: a form posted without JavaScript sends the submitter's name and value.
-    <button type="submit" form={formId} name="productId" value={productId} className={`btn-primary ${className}`} disabled={adding} aria-label={`Add ${productName} to cart`}>
-      {adding ? "Adding..." : "Add to Cart"}
+    <button type="submit" form={formId} name="productId" value={productId} className={`btn-primary ${className}`} disabled={adding} aria-label={name}>
+      {text}
     </button>
   );
 }

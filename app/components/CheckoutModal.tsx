@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigate, useRevalidator } from "react-router";
+import { Form, Link, useNavigate } from "react-router";
 
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
@@ -49,7 +49,6 @@ export function CheckoutModal({
   serverError: { message: string; fieldErrors?: Record<string, string[]> } | null;
 }) {
   const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const form = useRef<HTMLFormElement>(null);
   const [slip, setSlip] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -58,7 +57,6 @@ export function CheckoutModal({
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
   const total = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
-  const close = () => navigate("/cart", { replace: true, preventScrollReset: true });
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
@@ -89,8 +87,10 @@ export function CheckoutModal({
     setPlaced(true);
     setMessage({ tone: "success", text: `Order #${order.id} placed! It is pending payment verification; we will confirm it once your slip is checked.` });
     setTimeout(() => {
-      revalidator.revalidate(); // the server emptied the cart with the order
-      close();
+      // The modal closes onto the order's page, where the checkout without JavaScript ends too (the action's
+      // redirect), rather than onto an empty cart. The navigation reloads the root's data (the URL's query changes),
+      // so the bar shows the cart the server emptied with the order. Replacing ?checkout keeps Back on the cart.
+      navigate(`/orders/${order.id}?placed=1`, { replace: true });
       window.alert(`Thank you! Your order #${order.id} has been placed. You can follow it under My Orders.`);
     }, CHECKOUT_CLOSE_MS);
   }

@@ -23,10 +23,10 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
       {pages.map((n, index) => (
         <span key={n} className="contents">
           {index > 0 && n - pages[index - 1] > 1 && <span className="px-1 text-slate-400" aria-hidden="true">…</span>}
+          {/* Named by the number it shows (WCAG 2.5.3, Label in Name); the nav's label says these are pages. */}
           <AppLink
             to={href(n)}
             aria-current={n === page ? "page" : undefined}
-            aria-label={`Page ${n}`}
             className={`${item} ${n === page ? "bg-brand-600 text-white dark:bg-brand-400 dark:text-slate-950" : "hover:bg-slate-100 dark:hover:bg-slate-800"}`}
           >
             {n}

@@ -404,7 +404,8 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
               to={withParam("deleteReview")}
               preventScrollReset
               className={`${QUIET_BUTTON} text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950/50`}
-              aria-label={review.mine ? "Delete your review" : `Delete the review by ${review.userName}`}
+              // Starts with the word shown, Delete or Deleting (WCAG 2.5.3), then whose review it is.
+              aria-label={`${deleting ? "Deleting" : "Delete"} ${review.mine ? "your review" : `the review by ${review.userName}`}`}
               aria-disabled={deleting || undefined}
               onClick={(event) => {
                 event.preventDefault();

@@ -112,7 +112,7 @@ test("a slip that cannot be loaded says 'Failed to load bank slip'", async ({ pa
   // Opened from the list: the picture fails after hydration.
   await slip.getByRole("link", { name: "Close bank slip" }).click();
   await expect(slip).toHaveCount(0);
-  await page.getByRole("link", { name: `View bank slip of order #${order.id}` }).click();
+  await page.getByRole("link", { name: `View Slip of order #${order.id}`, exact: true }).click();
   await expect(slip.getByRole("alert")).toHaveText("Failed to load bank slip");
 });
 

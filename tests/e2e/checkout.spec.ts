@@ -24,16 +24,24 @@ async function addFromHomeGrid(page: Page, count: number): Promise<string[]> {
   const catalogue = (await (await page.request.get("/api/products")).json()) as { name: string; stockQuantity: number; productAvailable: boolean }[];
   const roomy = new Set(catalogue.filter((product) => product.productAvailable && product.stockQuantity >= 3).map((product) => product.name));
   await gotoHydrated(page, "/");
-  const buttons = page.getByTestId("product-card").getByRole("button", { name: /^Add .+ to cart$/ });
+  const buttons = page.getByTestId("product-card").getByRole("button", { name: /^Add to Cart: / });
   await expect(buttons.first()).toBeVisible();
   const labels = await buttons.evaluateAll((elements) => elements.map((element) => element.getAttribute("aria-label") ?? ""));
-  const names = labels.map((label) => label.replace(/^Add /, "").replace(/ to cart$/, "")).filter((name) => roomy.has(name)).slice(0, count);
+  const names = labels.map((label) => label.replace(/^Add to Cart: /, "")).filter((name) => roomy.has(name)).slice(0, count);
   expect(names, "enough in-stock products on the home grid").toHaveLength(count);
   for (const [i, name] of names.entries()) {
-    await page.getByTestId("product-card").getByRole("button", { name: `Add ${name} to cart`, exact: true }).click();
+    await page.getByTestId("product-card").getByRole("button", { name: `Add to Cart: ${name}`, exact: true }).click();
     await expect(cartLink(page, i + 1)).toBeVisible();
   }
   return names;
+}
+
+/** The end of a checkout, with or without JavaScript: the order's own page thanks the shopper; the cart is empty. */
+async function expectOrderPlacedPage(page: Page, orderId: string): Promise<void> {
+  await expect(page).toHaveURL(`/orders/${orderId}?placed=1`);
+  await expect(page.getByRole("heading", { level: 1, name: `Order #${orderId}` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Thank you! Your order is placed and pending payment verification." })).toBeVisible();
+  await expect(cartLink(page, 0)).toBeVisible();
 }
 
 /** Registers a new customer through the screen, coming back to `redirect`. */
@@ -101,16 +109,15 @@ test("a visitor fills a cart, registers, checks out with a bank slip and finds t
   await expect(placeOrder).toBeEnabled();
   await placeOrder.click();
 
-  // Success: the message, then after ~2 s the modal closes with an alert and the cart is empty.
+  // Success: the message, then after ~2 s the modal closes with an alert and the shopper lands on the order's page,
+  // where the checkout without JavaScript ends too; the cart is empty.
   const success = dialog.getByRole("status");
   await expect(success).toContainText(/Order #\d+ placed!/);
   const orderId = (await success.textContent())!.match(/Order #(\d+) placed!/)![1];
   await expect.poll(() => alerts.length, { timeout: 10_000 }).toBe(1);
   expect(alerts[0]).toContain(`#${orderId}`);
-  await expect(page).toHaveURL("/cart");
+  await expectOrderPlacedPage(page, orderId);
   await expect(dialog).toBeHidden();
-  await expect(page.getByText("Your cart is empty")).toBeVisible();
-  await expect(cartLink(page, 0)).toBeVisible();
 
   // My Orders lists it, pending, with both products.
   await page.getByRole("link", { name: "My Orders" }).first().click();
@@ -146,6 +153,32 @@ test("the checkout says 'Please enter your full name' when the name is cleared, 
   await gotoHydrated(page, "/orders");
   await expect(page.getByText("You have no orders yet")).toBeVisible();
   await expect(cartLink(page, 1)).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("Place Order posts the form and lands on the order's page, where the checkout with JavaScript ends too", async ({ page }) => {
+    const user = uniqueUser();
+    await page.goto("/register?redirect=%2Fcart");
+    await register(page, user);
+    await expect(page).toHaveURL("/cart");
+    // One pair of an in-stock product, through the cart's own form endpoint, with the session's cookies.
+    const catalogue = (await (await page.request.get("/api/products")).json()) as { id: number; name: string; stockQuantity: number; productAvailable: boolean }[];
+    const product = catalogue.find((item) => item.productAvailable && item.stockQuantity >= 3)!;
+    expect((await page.request.post("/cart/add", { form: { productId: String(product.id) } })).ok()).toBe(true);
+
+    await page.goto("/cart?checkout");
+    const dialog = page.getByRole("dialog", { name: "Checkout" });
+    await expect(dialog.getByText(`${product.name} × 1`)).toBeVisible();
+    await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
+    await dialog.getByRole("button", { name: /^Place Order/ }).click();
+
+    await expect(page).toHaveURL(/\/orders\/\d+\?placed=1$/);
+    const orderId = new URL(page.url()).pathname.split("/").pop()!;
+    await expectOrderPlacedPage(page, orderId);
+    await expect(page.getByRole("main")).toContainText(product.name);
+  });
 });
 
 test.describe("on a narrow phone", () => {

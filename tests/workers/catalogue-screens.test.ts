@@ -74,6 +74,13 @@ describe("home grid", () => {
     expect(text).not.toMatch(/Rs 1250000|Rs 12500\b|Rs 349950/);
   });
 
+  it("a card's Add to Cart button is named by the words it shows first, then the product (WCAG 2.5.3)", async () => {
+    const text = visibleText((await page("/")).html);
+    const button = text.match(new RegExp(`<button[^>]*aria-label="Add to Cart: ${flagship.name}"[^>]*>([^<]*)</button>`));
+    expect(button?.[1]).toBe("Add to Cart");
+    expect(text).not.toMatch(/aria-label="Add [^"]* to cart"/);
+  });
+
   it("/?category=Kids shows Clear Filter and only Kids products", async () => {
     const { response, html } = await page("/?category=Kids");
     expect(response.status).toBe(200);

@@ -24,14 +24,25 @@ describe("theme", () => {
     expect(response.headers.get("Location")).toBe("/");
   });
 
-  it("GET / with the dark theme cookie renders <html class=\"dark\">; without it, light", async () => {
-    const dark = await call("/", { headers: { Cookie: "theme=dark-theme" } });
-    expect(dark.status).toBe(200);
-    expect(htmlTag(await dark.text())).toMatch(/class="dark"/);
-    const light = await call("/");
-    const tag = htmlTag(await light.text());
-    expect(tag).not.toMatch(/class="[^"]*\bdark\b/);
-    expect(tag).toContain('data-theme="light-theme"');
+  // SPEC §3 names the themes 'light-theme' and 'dark-theme': the server renders that name as <html>'s class and data-theme.
+  for (const [cookie, theme] of [
+    ["theme=dark-theme", "dark-theme"],
+    ["theme=light-theme", "light-theme"],
+    [undefined, "light-theme"],
+  ] as const) {
+    it(`GET / ${cookie ? `with the cookie ${cookie}` : "without a theme cookie"} renders <html class="${theme}" data-theme="${theme}">`, async () => {
+      const response = await call("/", cookie ? { headers: { Cookie: cookie } } : {});
+      expect(response.status).toBe(200);
+      const tag = htmlTag(await response.text());
+      expect(tag).toMatch(new RegExp(`\\sclass="${theme}"`));
+      expect(tag).toContain(`data-theme="${theme}"`);
+    });
+  }
+
+  it("the 404 page, rendered by the error boundary, carries the theme class too", async () => {
+    const response = await call("/no-such-page", { headers: { Cookie: "theme=dark-theme" } });
+    expect(response.status).toBe(404);
+    expect(htmlTag(await response.text())).toMatch(/\sclass="dark-theme"/);
   });
 
   it("an unknown theme is 400 and sets no cookie", async () => {
@@ -44,6 +55,7 @@ describe("theme", () => {
     const response = await call("/", { headers: { Cookie: "theme=%3Cscript%3E" } });
     const tag = htmlTag(await response.text());
     expect(tag).toContain('data-theme="light-theme"');
+    expect(tag).toMatch(/\sclass="light-theme"/);
     expect(tag).not.toContain("script");
   });
 

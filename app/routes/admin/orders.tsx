@@ -193,12 +193,13 @@ function OrderCard({ order, href }: { order: OrderView; href: ReturnType<typeof 
           <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Items</h3>
           <ItemList order={order} />
         </section>
+        {/* Each name starts with the words its link shows (WCAG 2.5.3), then the order it is for. */}
         <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-row lg:flex-col lg:justify-start">
           <Link to={href({ manage: order.id })} preventScrollReset className="btn-primary" aria-label={`Manage order #${order.id}`}>
             Manage
           </Link>
           {order.hasBankSlip ? (
-            <Link to={href({ slip: order.id })} preventScrollReset className="btn-secondary" aria-label={`View bank slip of order #${order.id}`}>
+            <Link to={href({ slip: order.id })} preventScrollReset className="btn-secondary" aria-label={`View Slip of order #${order.id}`}>
               View Slip
             </Link>
           ) : (
