@@ -1,6 +1,6 @@
 // `npm run lighthouse`: Lighthouse scores of the built shop, as a phone sees it.
 //
-// Starts its own shop with scripts/start.mjs (migrations, demo data, build, the built Worker under `wrangler dev`) on
+// Starts its own shop with scripts/start.mjs (migrations, demo data, build, the built Worker served as npm start does) on
 // a free port with its own state folder, runs the `lighthouse` package in Debian's Chromium with Lighthouse's default
 // mobile settings (Moto G Power screen, simulated slow 4G and 4x CPU slowdown) on /, a product page, /cart and /login,
 // prints the four category scores of each page and writes them to bench/lighthouse.json. Then it stops the shop.
@@ -65,7 +65,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port for the shop from 8790 up; start.mjs also gives wrangler's inspector the port 10000 above it. */
+/** A port for the shop from 8790 up (under STRIDE_SERVER=wrangler, start.mjs also gives its inspector the port 10000 above). */
 async function freePort(): Promise<number> {
   for (let port = 8790; port < 8890; port++) {
     if ((await portIsFree(port)) && (await portIsFree(port + 10_000))) return port;
@@ -82,7 +82,7 @@ let server: ChildProcess | undefined;
 
 async function startShop(port: number): Promise<string> {
   const state = process.env.STRIDE_STATE || ".wrangler/lighthouse-state";
-  console.log(`Starting the shop on port ${port} (state in ${state}): migrations, demo data, build, wrangler dev...`);
+  console.log(`Starting the shop on port ${port} (state in ${state}): migrations, demo data, build, serve...`);
   server = spawn(process.execPath, [join(root, "scripts", "start.mjs")], {
     cwd: root,
     env: { ...process.env, PORT: String(port), STRIDE_STATE: state, WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
@@ -118,7 +118,7 @@ async function stopShop(): Promise<void> {
   const child = server;
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((done) => child.once("exit", done));
-  child.kill("SIGINT"); // start.mjs forwards it to wrangler dev
+  child.kill("SIGINT"); // start.mjs forwards it to the server
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await gone;
   clearTimeout(timer);
