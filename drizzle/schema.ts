@@ -66,6 +66,26 @@ export const products = sqliteTable(
   ],
 );
 
+// A product's sizes (its variants): each holds its own stock. products.stock_quantity is their sum, kept by the
+// triggers of migrations/0006 (and refused there when anything else tries to set it).
+export const productSizes = sqliteTable(
+  "product_sizes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    label: text("label").notNull(),
+    position: integer("position").notNull().default(0),
+    stockQuantity: integer("stock_quantity").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("product_sizes_product_label_unique").on(t.productId, t.label),
+    index("product_sizes_product_position_idx").on(t.productId, t.position),
+    check("product_sizes_stock_check", sql`${t.stockQuantity} >= 0`),
+  ],
+);
+
 export const cartItems = sqliteTable(
   "cart_items",
   {
@@ -75,12 +95,17 @@ export const cartItems = sqliteTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
+    // A line is a product in one size; removing the size removes the line.
+    sizeId: integer("size_id")
+      .notNull()
+      .references(() => productSizes.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
     createdAt: timestamp("created_at"),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.productId] }),
+    primaryKey({ columns: [t.userId, t.sizeId] }),
     index("cart_items_product_idx").on(t.productId),
+    index("cart_items_size_idx").on(t.sizeId),
     check("cart_items_quantity_check", sql`${t.quantity} >= 1`),
   ],
 );
@@ -123,12 +148,16 @@ export const orderItems = sqliteTable(
     // Null once the product is deleted; the line keeps its copied name and price.
     productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
     productName: text("product_name").notNull(),
+    // Null once the size is removed; the line keeps its copied label (and its stock can no longer be returned).
+    sizeId: integer("size_id").references(() => productSizes.id, { onDelete: "set null" }),
+    sizeLabel: text("size_label").notNull().default("One size"),
     unitPriceCents: integer("unit_price_cents").notNull(),
     quantity: integer("quantity").notNull(),
   },
   (t) => [
     index("order_items_order_idx").on(t.orderId),
     index("order_items_product_idx").on(t.productId),
+    index("order_items_size_idx").on(t.sizeId),
     check("order_items_quantity_check", sql`${t.quantity} >= 1`),
     check("order_items_price_check", sql`${t.unitPriceCents} >= 0`),
   ],
@@ -189,6 +218,7 @@ export type User = typeof users.$inferSelect;
 export type Product = typeof products.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
+export type ProductSize = typeof productSizes.$inferSelect;
 
 // Products per category ('' = the whole catalogue), kept by triggers (migrations/0001) so the grid's page links
 // never count rows.

@@ -1,6 +1,7 @@
 // The demo shop that `npm start` seeds on a fresh database: two accounts and a catalogue with a picture per product.
 // Brands and products are invented. Prices are in LKR cents.
 import type { Category, Role } from "../app/lib/constants";
+import { CATEGORY_SIZES } from "../app/lib/sizes";
 import type { ArtKind } from "./images/product-art";
 
 export interface DemoUser {
@@ -394,3 +395,18 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     art: { kind: "belt", primary: "#1b263b", secondary: "#0d1b2a", accent: "#9aa5b1", background: "#e7eaee" },
   },
 ];
+
+/**
+ * A demo product's sizes: its category's size set, its stock spread from the middle sizes out (as a shop stocks
+ * them), and on every other product one size sold out, so the size picker shows what that looks like.
+ */
+export function demoSizes(category: Category, total: number, seed: number): { label: string; stockQuantity: number }[] {
+  const labels = CATEGORY_SIZES[category];
+  if (labels.length === 1) return [{ label: labels[0], stockQuantity: total }];
+  const middle = (labels.length - 1) / 2;
+  const fromMiddle = labels.map((_, i) => i).sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle) || a - b);
+  const stock = labels.map(() => 0);
+  for (let n = 0; n < total; n++) stock[fromMiddle[n % fromMiddle.length]]++;
+  if (seed % 2 === 0) stock[fromMiddle[Math.floor(fromMiddle.length / 2) + (seed % 3)]] = 0;
+  return labels.map((label, i) => ({ label, stockQuantity: stock[i] }));
+}

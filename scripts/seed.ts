@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/d1";
 
 import * as schema from "../drizzle/schema";
 import { hashPassword } from "../app/services/password.server";
-import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_PRODUCTS, type DemoUser } from "./demo-catalogue";
+import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_PRODUCTS, demoSizes, type DemoUser } from "./demo-catalogue";
 import { drawProduct } from "./images/product-art";
 import { CONFIG_PATH, MINIFLARE_PERSIST_ROOT } from "./lib/local-state";
 
@@ -41,7 +41,7 @@ async function main() {
   });
   try {
     const db = drizzle(proxy.env.DB, { schema });
-    const { users, products } = schema;
+    const { users, products, productSizes } = schema;
 
     let existing;
     try {
@@ -82,6 +82,10 @@ async function main() {
       db.insert(users).values(accounts[0]),
       db.insert(users).values(accounts[1]),
       ...rows.map((row) => db.insert(products).values(row)),
+      // Each product's sizes (its stock becomes their sum, kept by the database).
+      ...rows.flatMap((row, index) =>
+        demoSizes(row.category, row.stockQuantity, index).map((size, position) => db.insert(productSizes).values({ productId: row.id, position, ...size })),
+      ),
     ]);
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import type { z } from "zod";
 
-import type { FieldErrors } from "./http";
+import { HttpError, parseId, type FieldErrors } from "./http";
+import { UNKNOWN_SIZE } from "./sizes";
 
 export const FIX_FIELDS = "Please correct the highlighted fields.";
 
@@ -26,4 +27,13 @@ export async function readFormData(request: Request): Promise<FormData> {
   } catch {
     throw data({ message: "Expected a form submission" }, { status: 400 });
   }
+}
+
+/** The size a form picked (`sizeId`): absent or empty means none was chosen; anything else must be an id (else 400). */
+export function readSizeId(form: FormData): number | undefined {
+  const value = form.get("sizeId");
+  if (value === null || value === "") return undefined;
+  const id = parseId(value);
+  if (id === null) throw new HttpError(400, UNKNOWN_SIZE, { sizeId: [UNKNOWN_SIZE] });
+  return id;
 }

@@ -6,8 +6,12 @@ export const GUEST_CART_MAX_LINES = 50;
 
 export interface GuestCartLine {
   productId: number;
+  /** Absent in lines saved before sizes existed, and in the API's merge for one-size products. */
+  sizeId?: number;
   quantity: number;
 }
+
+const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
 export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
   const raw = readCookie(cookieHeader, GUEST_CART_COOKIE);
@@ -16,10 +20,7 @@ export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
     const parsed: unknown = JSON.parse(raw);
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter(
-        (line): line is GuestCartLine =>
-          Number.isSafeInteger(line?.productId) && line.productId > 0 && Number.isSafeInteger(line?.quantity) && line.quantity > 0,
-      )
+      .filter((line): line is GuestCartLine => isId(line?.productId) && isId(line?.quantity) && (line.sizeId === undefined || isId(line.sizeId)))
       .slice(0, GUEST_CART_MAX_LINES);
   } catch {
     return [];
@@ -27,7 +28,7 @@ export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
 }
 
 export function serializeGuestCart(lines: GuestCartLine[]): string {
-  return JSON.stringify(lines.map(({ productId, quantity }) => ({ productId, quantity })));
+  return JSON.stringify(lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity })));
 }
 
 const GUEST_CART_MAX_AGE = 30 * 24 * 60 * 60;

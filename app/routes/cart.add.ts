@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 
-import { readFormData } from "~/lib/forms";
+import { readFormData, readSizeId } from "~/lib/forms";
 
 import { isSecureRequest } from "~/lib/cookies";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
@@ -13,15 +13,16 @@ import type { Route } from "./+types/cart.add";
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const productId = Number(form.get("productId"));
+  const sizeId = readSizeId(form);
   const redirectTo = form.get("redirectTo");
   const headers = new Headers();
   try {
     if (!Number.isSafeInteger(productId) || productId < 1) throw new HttpError(404, "Product not found");
     const user = await getOptionalUser(request, context);
     if (user) {
-      await addToServerCart(context.db, user.id, productId);
+      await addToServerCart(context.db, user.id, productId, sizeId);
     } else {
-      const lines = await addToGuestCart(context.db, readGuestCart(request.headers.get("Cookie")), productId);
+      const lines = await addToGuestCart(context.db, readGuestCart(request.headers.get("Cookie")), productId, sizeId);
       headers.append("Set-Cookie", guestCartCookie(lines, isSecureRequest(request)));
     }
   } catch (error) {

@@ -6,7 +6,7 @@ import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
 import { isSecureRequest } from "~/lib/cookies";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
@@ -47,6 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "checkout") return await checkout(request, context, form);
     const user = await getOptionalUser(request, context);
     const productId = Number(form.get("productId"));
+    const sizeId = readSizeId(form);
     const quantity = intent === "remove" ? 0 : Number(form.get("quantity"));
     if (intent === "clear") {
       if (user) await clearServerCart(context.db, user.id);
@@ -55,10 +56,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent !== "set" && intent !== "remove") throw new HttpError(400, "Unknown action");
     if (!Number.isSafeInteger(productId) || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
     if (user) {
-      await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId) : setServerCartQuantity(context.db, user.id, productId, quantity));
+      await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId, sizeId) : setServerCartQuantity(context.db, user.id, productId, sizeId, quantity));
       return data<CartActionData>({ ok: true });
     }
-    const lines = await setGuestCartQuantity(context.db, readGuestCart(request.headers.get("Cookie")), productId, quantity);
+    const lines = await setGuestCartQuantity(context.db, readGuestCart(request.headers.get("Cookie")), productId, sizeId, quantity);
     return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": guestCartCookie(lines, isSecureRequest(request)) } });
   } catch (error) {
     if (error instanceof HttpError) return failed(error);
@@ -74,7 +75,7 @@ async function checkout(request: Request, context: Route.ActionArgs["context"], 
   const slip = await readBankSlip(form.get("bankSlip"));
   const lines = await getServerCart(context.db, user.id);
   if (!lines.length) throw new HttpError(400, "Your cart is empty");
-  const items = lines.map(({ productId, quantity }) => ({ productId, quantity }));
+  const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
   const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, { ...customer.data, orderItems: items }, slip);
   return redirect(`/orders/${order.id}?placed=1`);
 }

@@ -5,50 +5,65 @@ import { centsToRupees } from "~/lib/format";
 import { GUEST_CART_MAX_LINES, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
 import { conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
+import type { SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { findProductRow, imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
 import { type Db, schema } from "./db.server";
+import { chooseSize, loadSizes, sizeColumns } from "./sizes.server";
 
-const { cartItems, products } = schema;
+const { cartItems, products, productSizes } = schema;
 
 export const ABOVE_STOCK = "Cannot add more than available stock";
 export const OUT_OF_STOCK = "This product is out of stock";
+export const SIZE_SOLD_OUT = "This size is sold out";
 
 type ProductRow = typeof products.$inferSelect;
 
-function toCartLine(product: ProductRow, quantity: number): CartLine {
+/** A line: one product in one size, capped by that size's stock. */
+function toCartLine(product: ProductRow, size: SizeView, quantity: number): CartLine {
   return {
     productId: product.id,
     productName: product.name,
     brand: product.brand,
     unitPrice: centsToRupees(product.priceCents),
     quantity,
-    stockQuantity: product.stockQuantity,
+    stockQuantity: size.stockQuantity,
     imageUrl: imageUrl(product),
     productAvailable: product.productAvailable,
+    sizeId: size.id,
+    sizeLabel: size.label,
   };
 }
 
-/** A customer's server cart; lines of deleted products are gone with them (ON DELETE CASCADE). */
+/** A customer's server cart; lines of deleted products or removed sizes are gone with them (ON DELETE CASCADE). */
 export async function getServerCart(db: Db, userId: number): Promise<CartLine[]> {
   const rows = await db
-    .select({ product: products, quantity: cartItems.quantity })
+    .select({ product: products, size: sizeColumns, quantity: cartItems.quantity })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
+    .innerJoin(productSizes, eq(productSizes.id, cartItems.sizeId))
     .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.productId));
-  return rows.map(({ product, quantity }) => toCartLine(product, quantity));
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.productId), asc(productSizes.position));
+  return rows.map(({ product, size, quantity }) => toCartLine(product, size, quantity));
 }
 
-/** A visitor's cookie cart as lines; products that no longer exist are dropped. */
-export async function getGuestCart(db: Db, lines: GuestCartLine[]): Promise<CartLine[]> {
-  if (!lines.length) return [];
-  const rows = await db.select().from(products).where(inArray(products.id, lines.map((line) => line.productId)));
+/** A visitor's cookie lines with their sizes: a line saved before sizes existed gets its product's only size. */
+async function resolveGuestLines(db: Db, lines: GuestCartLine[]) {
+  const ids = [...new Set(lines.map((line) => line.productId))];
+  if (!ids.length) return [];
+  const [rows, sizes] = await Promise.all([db.select().from(products).where(inArray(products.id, ids)), loadSizes(db, ids)]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return lines.flatMap((line) => {
     const product = byId.get(line.productId);
-    return product ? [toCartLine(product, line.quantity)] : [];
+    const ofProduct = sizes.get(line.productId) ?? [];
+    const size = line.sizeId === undefined ? (ofProduct.length === 1 ? ofProduct[0] : undefined) : ofProduct.find((s) => s.id === line.sizeId);
+    return product && size ? [{ product, size, quantity: line.quantity }] : [];
   });
+}
+
+/** A visitor's cookie cart as lines; products and sizes that no longer exist are dropped. */
+export async function getGuestCart(db: Db, lines: GuestCartLine[]): Promise<CartLine[]> {
+  return (await resolveGuestLines(db, lines)).map(({ product, size, quantity }) => toCartLine(product, size, quantity));
 }
 
 /** How many items the navigation bar's Cart shows: the server cart for a customer, the cookie cart for a visitor. */
@@ -61,41 +76,56 @@ export async function countCartItems(db: Db, user: SessionUser | null, cookieHea
   return row?.total ?? 0;
 }
 
-async function purchasableProduct(db: Db, productId: number) {
-  const product = await findProductRow(db, productId);
+/** The product and the size a shopper adds: 404 for no product, 409 when it cannot be bought, 400 without a needed size. */
+async function purchasableSize(db: Db, productId: number, sizeId: number | undefined) {
+  const [product, sizes] = await Promise.all([findProductRow(db, productId), loadSizes(db, [productId])]);
   if (!product) throw notFound(PRODUCT_NOT_FOUND);
   if (!isPurchasable(product)) throw conflict(OUT_OF_STOCK);
-  return product;
+  const size = chooseSize(sizes.get(productId) ?? [], sizeId);
+  if (size.stockQuantity <= 0) throw conflict(SIZE_SOLD_OUT);
+  return { product, size };
 }
 
 /**
- * Adds to a customer's server cart. One statement, so two tabs adding at once can never pass the stock: the upsert
- * only writes when the new quantity still fits, and nothing written means the cap was hit.
+ * Adds to a customer's server cart. One statement, so two tabs adding at once can never pass the size's stock: the
+ * upsert only writes when the new quantity still fits, and nothing written means the cap was hit.
  */
-export async function addToServerCart(db: Db, userId: number, productId: number, quantity = 1): Promise<void> {
-  await purchasableProduct(db, productId);
+export async function addToServerCart(db: Db, userId: number, productId: number, sizeId: number | undefined, quantity = 1): Promise<void> {
+  const { size } = await purchasableSize(db, productId, sizeId);
   const written = await db.all(sql`
-    INSERT INTO cart_items (user_id, product_id, quantity)
-    SELECT ${userId}, id, ${quantity} FROM products WHERE id = ${productId} AND stock_quantity >= ${quantity}
-    ON CONFLICT (user_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
-      WHERE cart_items.quantity + excluded.quantity <= (SELECT stock_quantity FROM products WHERE id = excluded.product_id)
+    INSERT INTO cart_items (user_id, product_id, size_id, quantity)
+    SELECT ${userId}, product_id, id, ${quantity} FROM product_sizes WHERE id = ${size.id} AND stock_quantity >= ${quantity}
+    ON CONFLICT (user_id, size_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
+      WHERE cart_items.quantity + excluded.quantity <= (SELECT stock_quantity FROM product_sizes WHERE id = excluded.size_id)
     RETURNING quantity`);
   if (!written.length) throw conflict(ABOVE_STOCK);
 }
 
-/** Sets a line's quantity; 0 or below removes it; above stock is refused. */
-export async function setServerCartQuantity(db: Db, userId: number, productId: number, quantity: number): Promise<void> {
-  if (quantity <= 0) return removeFromServerCart(db, userId, productId);
-  const product = await purchasableProduct(db, productId);
-  if (quantity > product.stockQuantity) throw conflict(ABOVE_STOCK);
-  await db
-    .insert(cartItems)
-    .values({ userId, productId, quantity })
-    .onConflictDoUpdate({ target: [cartItems.userId, cartItems.productId], set: { quantity } });
+/**
+ * The size of a line the customer names by product alone (the API's original calls): the product's only size, or the
+ * only line of that product in the cart; otherwise a size must be chosen.
+ */
+async function lineSize(db: Db, userId: number, productId: number, sizeId: number | undefined): Promise<number | undefined> {
+  if (sizeId !== undefined) return sizeId;
+  const inCart = await db.select({ sizeId: cartItems.sizeId }).from(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId)));
+  return inCart.length === 1 ? inCart[0].sizeId : undefined;
 }
 
-export async function removeFromServerCart(db: Db, userId: number, productId: number): Promise<void> {
-  await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId)));
+/** Sets a line's quantity; 0 or below removes it; above the size's stock is refused. */
+export async function setServerCartQuantity(db: Db, userId: number, productId: number, sizeId: number | undefined, quantity: number): Promise<void> {
+  if (quantity <= 0) return removeFromServerCart(db, userId, productId, sizeId);
+  const { size } = await purchasableSize(db, productId, await lineSize(db, userId, productId, sizeId));
+  if (quantity > size.stockQuantity) throw conflict(ABOVE_STOCK);
+  await db
+    .insert(cartItems)
+    .values({ userId, productId, sizeId: size.id, quantity })
+    .onConflictDoUpdate({ target: [cartItems.userId, cartItems.sizeId], set: { quantity } });
+}
+
+/** Removes a line; without a size, every line of the product. */
+export async function removeFromServerCart(db: Db, userId: number, productId: number, sizeId?: number): Promise<void> {
+  const ofSize = sizeId === undefined ? undefined : eq(cartItems.sizeId, sizeId);
+  await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), ofSize));
 }
 
 export async function clearServerCart(db: Db, userId: number): Promise<void> {
@@ -104,35 +134,44 @@ export async function clearServerCart(db: Db, userId: number): Promise<void> {
 
 /**
  * Adds a visitor's lines to the saved cart (at login or registration): quantities add up, each line is capped at its
- * stock, products that are unknown, unavailable or sold out are skipped. One atomic batch.
+ * size's stock; products and sizes that are unknown, unavailable or sold out are skipped, and so is a product with
+ * several sizes sent without one. One atomic batch.
  */
 export async function mergeIntoServerCart(db: Db, userId: number, lines: GuestCartLine[]): Promise<void> {
+  const resolved = await resolveGuestLines(db, lines);
   const d1 = db.$client;
   const merge = d1.prepare(`
-    INSERT INTO cart_items (user_id, product_id, quantity)
-    SELECT ?1, id, min(?3, stock_quantity) FROM products WHERE id = ?2 AND stock_quantity > 0 AND product_available = 1
-    ON CONFLICT (user_id, product_id) DO UPDATE SET
-      quantity = min(cart_items.quantity + ?3, (SELECT stock_quantity FROM products WHERE id = excluded.product_id))`);
-  const statements = lines.map(({ productId, quantity }) => merge.bind(userId, productId, quantity));
+    INSERT INTO cart_items (user_id, product_id, size_id, quantity)
+    SELECT ?1, s.product_id, s.id, min(?3, s.stock_quantity) FROM product_sizes s JOIN products p ON p.id = s.product_id
+      WHERE s.id = ?2 AND s.stock_quantity > 0 AND p.product_available = 1
+    ON CONFLICT (user_id, size_id) DO UPDATE SET
+      quantity = min(cart_items.quantity + ?3, (SELECT stock_quantity FROM product_sizes WHERE id = excluded.size_id))`);
+  const statements = resolved.map(({ size, quantity }) => merge.bind(userId, size.id, quantity));
   if (statements.length) await d1.batch(statements);
 }
 
+const sameLine = (line: GuestCartLine, productId: number, sizeId: number) => line.productId === productId && (line.sizeId ?? sizeId) === sizeId;
+
 /** Adds to a visitor's cookie cart, with the same stock cap; returns the new lines to store. */
-export async function addToGuestCart(db: Db, lines: GuestCartLine[], productId: number, quantity = 1): Promise<GuestCartLine[]> {
-  const product = await purchasableProduct(db, productId);
-  const existing = lines.find((line) => line.productId === productId);
+export async function addToGuestCart(db: Db, lines: GuestCartLine[], productId: number, sizeId: number | undefined, quantity = 1): Promise<GuestCartLine[]> {
+  const { size } = await purchasableSize(db, productId, sizeId);
+  const existing = lines.find((line) => sameLine(line, productId, size.id));
   const wanted = (existing?.quantity ?? 0) + quantity;
-  if (wanted > product.stockQuantity) throw conflict(ABOVE_STOCK);
-  if (existing) return lines.map((line) => (line === existing ? { ...line, quantity: wanted } : line));
+  if (wanted > size.stockQuantity) throw conflict(ABOVE_STOCK);
+  if (existing) return lines.map((line) => (line === existing ? { productId, sizeId: size.id, quantity: wanted } : line));
   if (lines.length >= GUEST_CART_MAX_LINES) throw conflict(`A cart holds at most ${GUEST_CART_MAX_LINES} different products`);
-  return [...lines, { productId, quantity }];
+  return [...lines, { productId, sizeId: size.id, quantity }];
 }
 
 /** Sets a line of a visitor's cookie cart (0 or below removes it), with the same stock cap. */
-export async function setGuestCartQuantity(db: Db, lines: GuestCartLine[], productId: number, quantity: number): Promise<GuestCartLine[]> {
-  if (quantity <= 0) return lines.filter((line) => line.productId !== productId);
-  const product = await purchasableProduct(db, productId);
-  if (quantity > product.stockQuantity) throw conflict(ABOVE_STOCK);
-  const exists = lines.some((line) => line.productId === productId);
-  return exists ? lines.map((line) => (line.productId === productId ? { ...line, quantity } : line)) : [...lines, { productId, quantity }];
+export async function setGuestCartQuantity(db: Db, lines: GuestCartLine[], productId: number, sizeId: number | undefined, quantity: number): Promise<GuestCartLine[]> {
+  const ofProduct = lines.filter((line) => line.productId === productId);
+  const chosen = sizeId ?? (ofProduct.length === 1 ? ofProduct[0].sizeId : undefined);
+  if (quantity <= 0) return lines.filter((line) => !(line.productId === productId && (chosen === undefined || line.sizeId === undefined || line.sizeId === chosen)));
+  const { size } = await purchasableSize(db, productId, chosen);
+  if (quantity > size.stockQuantity) throw conflict(ABOVE_STOCK);
+  const exists = lines.some((line) => sameLine(line, productId, size.id));
+  return exists
+    ? lines.map((line) => (sameLine(line, productId, size.id) ? { productId, sizeId: size.id, quantity } : line))
+    : [...lines, { productId, sizeId: size.id, quantity }];
 }

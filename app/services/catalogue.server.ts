@@ -8,6 +8,7 @@ import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { HttpError, badRequest, notFound } from "~/lib/http";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { type Db, schema } from "./db.server";
+import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
 
 const { products, catalogueCounts } = schema;
 type ProductRow = typeof products.$inferSelect;
@@ -205,6 +206,7 @@ export async function readProductImage(file: FormDataEntryValue | null): Promise
   return { bytes, type, name: file.name.slice(0, 200) || "image" };
 }
 
+/** The product's own columns; its stock is its sizes' (see sizes.server.ts), which the database sums. */
 function productValues(input: ProductInput) {
   return {
     name: input.name,
@@ -212,7 +214,6 @@ function productValues(input: ProductInput) {
     description: input.description,
     priceCents: rupeesToCents(input.price) ?? 0,
     category: input.category,
-    stockQuantity: input.stockQuantity,
     releaseDate: input.releaseDate,
     productAvailable: input.productAvailable,
   };
@@ -229,10 +230,11 @@ export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInpu
   const [created] = await db.insert(products).values(productValues(input)).returning({ id: products.id });
   try {
     const stored = await storeImage(bucket, created.id, image);
-    const [row] = await db.update(products).set(stored).where(eq(products.id, created.id)).returning();
-    return toProductView(row);
+    await db.batch([db.update(products).set(stored).where(eq(products.id, created.id)), ...insertSizes(db, created.id, newProductSizes(input))]);
+    // Read back: the stock is what the sizes' triggers summed.
+    return toProductView((await findProductRow(db, created.id))!);
   } catch (error) {
-    // Never leave a product without its picture.
+    // Never leave a product without its picture and its sizes.
     await db.delete(products).where(eq(products.id, created.id));
     throw error;
   }
@@ -241,8 +243,10 @@ export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInpu
 export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, image: ImageUpload | null): Promise<ProductView> {
   const existing = await findProductRow(db, id);
   if (!existing) throw notFound(PRODUCT_NOT_FOUND);
+  const sizes = await sizeUpdates(db, id, input);
   const stored = image ? await storeImage(bucket, id, image) : null;
-  const [row] = await db.update(products).set({ ...productValues(input), ...stored }).where(eq(products.id, id)).returning();
+  const results = await db.batch([db.update(products).set({ ...productValues(input), ...stored }).where(eq(products.id, id)).returning({ id: products.id }), ...sizes]);
+  const row = results[0].length ? await findProductRow(db, id) : null;
   if (!row) {
     // Deleted meanwhile: the new picture has no product to belong to.
     if (stored) await bucket.delete(stored.imageKey);

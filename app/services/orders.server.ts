@@ -5,14 +5,18 @@ import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType
 import { centsToRupees } from "~/lib/format";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http";
 import type { OrderInput, OrderView } from "~/lib/schemas/order";
+import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { constraintFailure, type Db, schema } from "./db.server";
+import { chooseSize, loadSizes } from "./sizes.server";
 
-const { orders, orderItems, orderStatusHistory, products, cartItems, users } = schema;
+const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users } = schema;
 type OrderRow = typeof orders.$inferSelect;
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
+/** The product's name, and the size's label when the product has a choice of sizes. */
+const lineName = (productName: string, sizeLabel: string) => (sizeLabel === ONE_SIZE ? productName : `${productName} (${sizeLabel})`);
 
 export interface BankSlip {
   bytes: Uint8Array;
@@ -29,31 +33,46 @@ export async function readBankSlip(file: FormDataEntryValue | null): Promise<Ban
   return { bytes, type };
 }
 
-/** Lines of one product added together, so a product's stock is checked against everything ordered of it. */
-function combineLines(items: OrderInput["orderItems"]): Map<number, number> {
-  const lines = new Map<number, number>();
-  for (const { productId, quantity } of items) lines.set(productId, (lines.get(productId) ?? 0) + quantity);
-  return lines;
+interface OrderLine {
+  product: typeof products.$inferSelect;
+  size: SizeView;
+  quantity: number;
+}
+
+/**
+ * The order's lines from the catalogue: each item's product and size (the one chosen, or the product's only one), and
+ * lines of one size added together, so a size's stock is checked against everything ordered of it.
+ */
+async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<OrderLine[]> {
+  const productIds = [...new Set(items.map((item) => item.productId))];
+  const [catalogue, sizes] = await Promise.all([db.select().from(products).where(inArray(products.id, productIds)), loadSizes(db, productIds)]);
+  const byId = new Map(catalogue.map((product) => [product.id, product]));
+  const lines = new Map<number, OrderLine>();
+  for (const { productId, sizeId, quantity } of items) {
+    const product = byId.get(productId);
+    if (!product) throw badRequest(`Product ${productId} does not exist`, { orderItems: [`Product ${productId} does not exist`] });
+    const size = chooseSize(sizes.get(productId) ?? [], sizeId);
+    const line = lines.get(size.id);
+    if (line) line.quantity += quantity;
+    else lines.set(size.id, { product, size, quantity });
+  }
+  for (const { product, size, quantity } of lines.values()) {
+    if (!product.productAvailable || quantity > size.stockQuantity) throw conflict(insufficientStock(lineName(product.name, size.label)));
+  }
+  return [...lines.values()];
 }
 
 const orderIdBySlip = (slipKey: string) => sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.bankSlipKey} = ${slipKey})`;
 
 /**
- * Places an order. Names, prices and the total come from the catalogue. The slip goes to R2 first; then the order,
- * its items, the stock taken and the emptied cart are one D1 batch (the history row is written by a trigger). The
- * stock CHECK fails the whole batch if another shopper took the last pair meanwhile, and the slip is removed again,
- * so there is never an order without its slip nor a slip without its order.
+ * Places an order. Names, sizes, prices and the total come from the catalogue. The slip goes to R2 first; then the
+ * order, its items, the stock taken from each size and the emptied cart are one D1 batch (the history row is written
+ * by a trigger). The sizes' stock CHECK fails the whole batch if another shopper took the last pair meanwhile, and
+ * the slip is removed again, so there is never an order without its slip nor a slip without its order.
  */
 export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, input: OrderInput, slip: BankSlip): Promise<OrderView> {
-  const lines = combineLines(input.orderItems);
-  const catalogue = await db.select().from(products).where(inArray(products.id, [...lines.keys()]));
-  const byId = new Map(catalogue.map((product) => [product.id, product]));
-  for (const [productId, quantity] of lines) {
-    const product = byId.get(productId);
-    if (!product) throw badRequest(`Product ${productId} does not exist`, { orderItems: [`Product ${productId} does not exist`] });
-    if (!product.productAvailable || quantity > product.stockQuantity) throw conflict(insufficientStock(product.name));
-  }
-  const totalCents = [...lines].reduce((total, [productId, quantity]) => total + (byId.get(productId)?.priceCents ?? 0) * quantity, 0);
+  const lines = await orderLines(db, input.orderItems);
+  const totalCents = lines.reduce((total, { product, quantity }) => total + product.priceCents * quantity, 0);
 
   const slipKey = `slips/${crypto.randomUUID()}`;
   await bucket.put(slipKey, slip.bytes, { httpMetadata: { contentType: slip.type } });
@@ -72,15 +91,22 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
         bankSlipKey: slipKey,
         bankSlipType: slip.type,
       }),
-      ...[...lines].map(([productId, quantity]) => {
-        const product = byId.get(productId)!;
-        return db.insert(orderItems).values({ orderId: sql`${orderId}`, productId, productName: product.name, unitPriceCents: product.priceCents, quantity });
-      }),
-      ...[...lines].map(([productId, quantity]) =>
+      ...lines.map(({ product, size, quantity }) =>
+        db.insert(orderItems).values({
+          orderId: sql`${orderId}`,
+          productId: product.id,
+          productName: product.name,
+          sizeId: size.id,
+          sizeLabel: size.label,
+          unitPriceCents: product.priceCents,
+          quantity,
+        }),
+      ),
+      ...lines.map(({ size, quantity }) =>
         db
-          .update(products)
-          .set({ stockQuantity: sql`${products.stockQuantity} - ${quantity}` })
-          .where(eq(products.id, productId)),
+          .update(productSizes)
+          .set({ stockQuantity: sql`${productSizes.stockQuantity} - ${quantity}` })
+          .where(eq(productSizes.id, size.id)),
       ),
       db.delete(cartItems).where(eq(cartItems.userId, user.id)),
     ]);
@@ -92,12 +118,23 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
   return (await toOrderViews(db, [created]))[0];
 }
 
-/** Why the batch failed, for the shopper: the product another order just took, or one deleted meanwhile. */
-async function explainFailedOrder(db: Db, error: unknown, lines: Map<number, number>): Promise<unknown> {
+/** The first size (of `wanted`: size id -> quantity) with less stock than that, as "{name} ({size})", or null. */
+async function shortSize(db: Db, wanted: Map<number, number>): Promise<string | null> {
+  if (!wanted.size) return null;
+  const now = await db
+    .select({ id: productSizes.id, label: productSizes.label, stockQuantity: productSizes.stockQuantity, productName: products.name })
+    .from(productSizes)
+    .innerJoin(products, eq(products.id, productSizes.productId))
+    .where(inArray(productSizes.id, [...wanted.keys()]));
+  const short = now.find((size) => (wanted.get(size.id) ?? 0) > size.stockQuantity);
+  return short ? lineName(short.productName, short.label) : null;
+}
+
+/** Why the batch failed, for the shopper: the size another order just took, or a product or size removed meanwhile. */
+async function explainFailedOrder(db: Db, error: unknown, lines: OrderLine[]): Promise<unknown> {
   if (!constraintFailure(error)) return error;
-  const now = await db.select().from(products).where(inArray(products.id, [...lines.keys()]));
-  const short = now.find((product) => (lines.get(product.id) ?? 0) > product.stockQuantity);
-  if (short) return conflict(insufficientStock(short.name));
+  const short = await shortSize(db, new Map(lines.map(({ size, quantity }) => [size.id, quantity])));
+  if (short) return conflict(insufficientStock(short));
   return conflict("A product in your order is no longer available");
 }
 
@@ -130,6 +167,8 @@ async function toOrderViews(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
       .map((item) => ({
         productId: item.productId,
         productName: item.productName,
+        sizeId: item.sizeId,
+        sizeLabel: item.sizeLabel,
         quantity: item.quantity,
         price: centsToRupees(item.unitPriceCents),
         subtotal: centsToRupees(item.unitPriceCents * item.quantity),
@@ -193,11 +232,9 @@ export async function changeOrderStatus(db: Db, orderId: number, status: OrderSt
         .where(and(eq(orders.id, orderId), eq(orders.status, order.status)));
     } catch (error) {
       if (constraintFailure(error) !== "check") throw error;
-      const items = await db.select({ productId: orderItems.productId, quantity: orderItems.quantity }).from(orderItems).where(eq(orderItems.orderId, orderId));
-      const wanted = new Map(items.flatMap((item) => (item.productId ? [[item.productId, item.quantity] as const] : [])));
-      const stock = await db.select().from(products).where(inArray(products.id, [...wanted.keys()]));
-      const short = stock.find((product) => (wanted.get(product.id) ?? 0) > product.stockQuantity);
-      throw conflict(short ? `Cannot reopen this order: ${insufficientStock(short.name)}` : "Cannot reopen this order: its stock is no longer there");
+      const items = await db.select({ sizeId: orderItems.sizeId, quantity: orderItems.quantity }).from(orderItems).where(eq(orderItems.orderId, orderId));
+      const short = await shortSize(db, new Map(items.flatMap((item) => (item.sizeId ? [[item.sizeId, item.quantity] as const] : []))));
+      throw conflict(short ? `Cannot reopen this order: ${insufficientStock(short)}` : "Cannot reopen this order: its stock is no longer there");
     }
   }
   return getOrder(db, orderId, admin);

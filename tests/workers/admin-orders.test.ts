@@ -90,7 +90,7 @@ describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
     const [after] = (await listOrders(admin.token, "CANCELLED")).filter((listed) => listed.id === order.id);
     expect(after.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
     // With the stock back, it reopens.
-    await testEnv.DB.prepare("UPDATE products SET stock_quantity = 5 WHERE id = ?").bind(shoe).run();
+    await testEnv.DB.prepare("UPDATE product_sizes SET stock_quantity = 5 WHERE product_id = ?").bind(shoe).run();
     await setStatus(admin.token, order.id, "CONFIRMED");
     expect(await stockOf(shoe)).toBe(3);
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { tag, visibleText } from "./catalogue-helpers";
+import { onlySizeOf, tag, visibleText } from "./catalogue-helpers";
 import { call, postForm, registerBody, setCookieFor } from "./helpers";
 import { type Account, cartOk, cartRows, guestCartCookie, newAdmin, newCustomer, product, quantities } from "./order-helpers";
 
@@ -230,7 +230,7 @@ describe("POST /cart (quantity, remove, clear)", () => {
     expect(response.status).toBe(200);
     const header = setCookieFor(response, "stride_cart")!;
     expect(JSON.parse(decodeURIComponent(header.split(";")[0].slice("stride_cart=".length)))).toEqual([
-      { productId: small, quantity: 3 },
+      { productId: small, sizeId: await onlySizeOf(small), quantity: 3 },
       { productId: large, quantity: 1 },
     ]);
     const refused = await post({ intent: "set", productId: String(small), quantity: "4" }, cookie);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { insertProduct, tag } from "./catalogue-helpers";
+import { insertProduct, onlySizeOf, tag } from "./catalogue-helpers";
 import { ORIGIN, call, cookieValue, login, postForm, register, setCookieFor, testEnv } from "./helpers";
 
 // POST /cart/add (the screens' add-to-cart form action): a visitor's cookie cart and a customer's server cart, both
@@ -47,15 +47,17 @@ describe("POST /cart/add as a visitor (cookie cart)", () => {
     const header = setCookieFor(response, "stride_cart")!;
     expect(header).toBeDefined();
     expect(header).toMatch(/Path=\//);
-    expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([{ productId: stockTwo, quantity: 1 }]);
+    // The line names its size: the product's only one.
+    expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([{ productId: stockTwo, sizeId: await onlySizeOf(stockTwo), quantity: 1 }]);
   });
 
   it("adds to an existing line and keeps the other lines", async () => {
     const response = await add({ productId: String(stockTwo) }, guestCookie([{ productId: plenty, quantity: 3 }, { productId: stockTwo, quantity: 1 }]));
     expect(response.status).toBe(200);
+    // A line saved before sizes existed is still found, and is written back with its size.
     expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([
       { productId: plenty, quantity: 3 },
-      { productId: stockTwo, quantity: 2 },
+      { productId: stockTwo, sizeId: await onlySizeOf(stockTwo), quantity: 2 },
     ]);
   });
 
@@ -80,14 +82,14 @@ describe("POST /cart/add as a visitor (cookie cart)", () => {
   it("a malformed cookie cart is treated as empty", async () => {
     const response = await add({ productId: String(plenty) }, "stride_cart=%7Bnot-json");
     expect(response.status).toBe(200);
-    expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([{ productId: plenty, quantity: 1 }]);
+    expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([{ productId: plenty, sizeId: await onlySizeOf(plenty), quantity: 1 }]);
   });
 
   it("with redirectTo=/product/{id}: 302 back with ?added= and the cookie", async () => {
     const response = await add({ productId: String(plenty), redirectTo: `/product/${plenty}` });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/product/${plenty}?added=${plenty}`);
-    expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([{ productId: plenty, quantity: 1 }]);
+    expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([{ productId: plenty, sizeId: await onlySizeOf(plenty), quantity: 1 }]);
   });
 
   it("with redirectTo and a refused add: 302 back with ?cartError= and no cookie", async () => {
@@ -144,7 +146,7 @@ describe("POST /cart/add as a customer (server cart)", () => {
     const id = await insertProduct({ name: `Cart Shrinking ${t}`, stockQuantity: 3 });
     expect((await add({ productId: String(id) }, customerCookie)).status).toBe(200);
     expect((await add({ productId: String(id) }, customerCookie)).status).toBe(200);
-    await testEnv.DB.prepare("UPDATE products SET stock_quantity = 2 WHERE id = ?").bind(id).run();
+    await testEnv.DB.prepare("UPDATE product_sizes SET stock_quantity = 2 WHERE product_id = ?").bind(id).run();
     await expectRefused(await add({ productId: String(id) }, customerCookie), 409, ABOVE_STOCK);
     expect(await cartRow(id)).toBe(2);
   });

@@ -11,7 +11,7 @@ export type Category = (typeof CATEGORIES)[number];
 
 /** API.md's Product fields, and the extras the API may add. */
 export const PRODUCT_FIELDS = ["id", "name", "brand", "description", "price", "category", "stockQuantity", "releaseDate", "productAvailable", "imageName"] as const;
-export const PRODUCT_EXTRA_FIELDS = ["imageUrl", "averageRating", "reviewCount"] as const;
+export const PRODUCT_EXTRA_FIELDS = ["imageUrl", "averageRating", "reviewCount", "sizes"] as const;
 
 export interface ApiProduct {
   id: number;
@@ -27,6 +27,7 @@ export interface ApiProduct {
   imageUrl: string | null;
   averageRating: number | null;
   reviewCount: number;
+  sizes: { id: number; label: string; stockQuantity: number }[];
 }
 
 /** What a client sends to create or update a product: the product less what the server decides. */
@@ -94,8 +95,8 @@ export interface RowOverrides extends Partial<ProductBody> {
 }
 
 /**
- * A product inserted straight into D1 (no image, no admin needed): quick fixtures for list, search and screen tests.
- * The insert fires the same triggers (search index, counts) as the app's own insert.
+ * A product inserted straight into D1 (no image, no admin needed) with one "One size" holding its stock: quick
+ * fixtures for list, search and screen tests. The insert fires the same triggers (search index, counts) as the app's.
  */
 export async function insertProduct(overrides: RowOverrides = {}): Promise<number> {
   const body = productBody(overrides);
@@ -106,7 +107,16 @@ export async function insertProduct(overrides: RowOverrides = {}): Promise<numbe
   )
     .bind(body.name, body.brand, body.description, priceCents, body.category, body.stockQuantity, body.releaseDate, body.productAvailable ? 1 : 0, overrides.imageKey ?? null, overrides.imageType ?? null, overrides.imageKey ? "shoe.png" : null)
     .first<{ id: number }>();
+  // Its stock lives in one "One size", as the migration and the admin's one-size products keep it.
+  await testEnv.DB.prepare("INSERT INTO product_sizes (product_id, label, position, stock_quantity) VALUES (?, 'One size', 0, ?)").bind(row!.id, body.stockQuantity).run();
   return row!.id;
+}
+
+/** The id of a one-size product's size (insertProduct's "One size"). */
+export async function onlySizeOf(productId: number): Promise<number> {
+  const rows = await testEnv.DB.prepare("SELECT id FROM product_sizes WHERE product_id = ?").bind(productId).all<{ id: number }>();
+  expect(rows.results, `product ${productId} has one size`).toHaveLength(1);
+  return rows.results[0].id;
 }
 
 /** The real number of products in D1, overall or in one category. */

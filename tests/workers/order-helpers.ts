@@ -121,7 +121,7 @@ export async function stockOf(productId: number): Promise<number | null> {
 }
 
 export async function setStock(productId: number, stock: number): Promise<void> {
-  await testEnv.DB.prepare("UPDATE products SET stock_quantity = ? WHERE id = ?").bind(stock, productId).run();
+  await testEnv.DB.prepare("UPDATE product_sizes SET stock_quantity = ? WHERE product_id = ?").bind(stock, productId).run();
 }
 
 /** How many orders hold a line of this product (or how many orders there are at all). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { expectApiError, tag } from "./catalogue-helpers";
+import { expectApiError, onlySizeOf, tag } from "./catalogue-helpers";
 import { sameBytes } from "./fixtures/images";
 import { authHeader, call, testEnv } from "./helpers";
 import { type Account, JPEG_1X1, PDF_BYTES, bytesOf, jpeg, newAdmin, newCustomer, type Order, pdf, placeOrder, product, slipKeyOf, stockOf } from "./order-helpers";
@@ -49,7 +49,7 @@ describe("GET /api/orders/my", () => {
     for (const field of ["id", "customerName", "customerEmail", "customerPhone", "shippingAddress", "totalAmount", "status", "orderDate", "hasBankSlip", "orderItems"]) {
       expect(latest).toHaveProperty(field);
     }
-    expect(latest.orderItems[0]).toEqual({ productId: shoe, productName: `Owned Shoe ${t}`, quantity: 3, price: 7999, subtotal: 23997 });
+    expect(latest.orderItems[0]).toEqual({ productId: shoe, productName: `Owned Shoe ${t}`, sizeId: await onlySizeOf(shoe), sizeLabel: "One size", quantity: 3, price: 7999, subtotal: 23997 });
     expect(latest.totalAmount).toBe(23997);
     expect(JSON.stringify(latest)).not.toMatch(/slips\//); // the R2 key stays on the server
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { expectApiError, tag } from "./catalogue-helpers";
+import { expectApiError, onlySizeOf, tag } from "./catalogue-helpers";
 import { paddedPng, sameBytes } from "./fixtures/images";
 import { authHeader, call } from "./helpers";
 import {
@@ -97,10 +97,10 @@ describe("POST /api/orders, success", () => {
     expect(Math.abs(Date.now() - Date.parse(order.orderDate))).toBeLessThan(5 * 60_000);
   });
 
-  it("takes names, prices and the total from the catalogue, not from the client", () => {
+  it("takes names, prices and the total from the catalogue, not from the client", async () => {
     expect(order.orderItems).toEqual([
-      { productId: shoe, productName: shoeName, quantity: 2, price: 12500, subtotal: 25000 },
-      { productId: sock, productName: `Order Sock ${t}`, quantity: 3, price: 499.5, subtotal: 1498.5 },
+      { productId: shoe, productName: shoeName, sizeId: await onlySizeOf(shoe), sizeLabel: "One size", quantity: 2, price: 12500, subtotal: 25000 },
+      { productId: sock, productName: `Order Sock ${t}`, sizeId: await onlySizeOf(sock), sizeLabel: "One size", quantity: 3, price: 499.5, subtotal: 1498.5 },
     ]);
     expect(order.totalAmount).toBe(26498.5);
   });

@@ -329,7 +329,7 @@ describe("DELETE /api/product/{id}", () => {
 
   it("the product drops out of every cart", async () => {
     const created = await createProductApi(adminToken, { name: "In A Cart" });
-    await testEnv.DB.prepare("INSERT INTO cart_items (user_id, product_id, quantity) VALUES (?, ?, 1)").bind(customerId, created.id).run();
+    await testEnv.DB.prepare("INSERT INTO cart_items (user_id, product_id, size_id, quantity) VALUES (?, ?, ?, 1)").bind(customerId, created.id, created.sizes[0].id).run();
     const response = await call(`/api/product/${created.id}`, { method: "DELETE", headers: authHeader(adminToken) });
     expect(response.status).toBe(204);
     const row = await testEnv.DB.prepare("SELECT count(*) AS n FROM cart_items WHERE product_id = ?").bind(created.id).first<{ n: number }>();

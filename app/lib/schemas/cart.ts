@@ -5,6 +5,8 @@ const integerText = (name: string) => z.string({ error: `${name} is required` })
 
 export const cartProductQuerySchema = z.object({
   productId: integerText("productId").pipe(z.number().min(1, "productId must be at least 1")),
+  // Optional (additive to API.md): which of the product's sizes; a one-size product needs none.
+  sizeId: integerText("sizeId").pipe(z.number().min(1, "sizeId must be at least 1")).optional(),
 });
 export const cartAddQuerySchema = cartProductQuerySchema.extend({
   quantity: integerText("quantity").pipe(z.number().min(1, "quantity must be at least 1")).optional(),
@@ -18,6 +20,7 @@ export const cartMergeSchema = z.object({
     .array(
       z.object({
         productId: z.number().int().min(1),
+        sizeId: z.number().int().min(1).optional(),
         quantity: z.number().int().min(1).max(10_000),
       }),
     )
@@ -33,5 +36,7 @@ export const cartLineSchema = z.object({
   stockQuantity: z.number().int(),
   imageUrl: z.string().nullable(),
   productAvailable: z.boolean(),
+  sizeId: z.number().int(),
+  sizeLabel: z.string(),
 });
 export type CartLine = z.infer<typeof cartLineSchema>;

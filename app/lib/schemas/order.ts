@@ -27,6 +27,8 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
     .array(
       z.object({
         productId: z.number({ error: "productId must be a number" }).int().min(1),
+        // Optional (additive to API.md): which of the product's sizes; a one-size product needs none.
+        sizeId: z.number({ error: "sizeId must be a number" }).int().min(1).optional(),
         quantity: z.number({ error: "quantity must be a number" }).int("quantity must be a whole number").min(1, "quantity must be at least 1").max(10_000),
         productName: z.string().optional(),
         price: z.number().optional(),
@@ -54,7 +56,16 @@ export const orderSchema = z.object({
   /** The slip's type as its bytes showed at upload (image/jpeg, image/png, application/pdf); null without a slip. */
   bankSlipType: z.string().nullable(),
   orderItems: z.array(
-    z.object({ productId: z.number().int().nullable(), productName: z.string(), quantity: z.number().int(), price: z.number(), subtotal: z.number() }),
+    z.object({
+      productId: z.number().int().nullable(),
+      productName: z.string(),
+      /** The size ordered: its id (null once the size is removed) and its label, copied into the order. */
+      sizeId: z.number().int().nullable(),
+      sizeLabel: z.string(),
+      quantity: z.number().int(),
+      price: z.number(),
+      subtotal: z.number(),
+    }),
   ),
   statusHistory: z.array(z.object({ status: orderStatusSchema, changedAt: z.string(), changedBy: z.string().nullable() })),
 });

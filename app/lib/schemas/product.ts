@@ -2,6 +2,7 @@ import { z } from "../zod";
 
 import { CATEGORIES, SORTS } from "../constants";
 import { rupeesToCents } from "../format";
+import { SIZE_LABEL_MAX, SIZES_MAX } from "../sizes";
 
 export const PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 100;
@@ -37,6 +38,29 @@ export const productInputSchema = z.object({
     .max(1_000_000, "Stock quantity is too high"),
   releaseDate: z.string({ error: "Release date is required" }).regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD").refine(isRealDate, "Release date is not a real date"),
   productAvailable: z.boolean({ error: "productAvailable must be true or false" }).default(true),
+  // Optional (additive to API.md): without it a new product has one "One size" holding stockQuantity.
+  sizes: z
+    .array(
+      z.object({
+        id: z.number({ error: "A size's id must be a number" }).int().min(1).optional(),
+        label: z
+          .string({ error: "A size needs a label" })
+          .trim()
+          .min(1, "A size needs a label")
+          .max(SIZE_LABEL_MAX, `A size's label must be at most ${SIZE_LABEL_MAX} characters`)
+          .refine((label) => !/[\u0000-\u001f\u007f]/.test(label), "A size's label must not contain control characters"),
+        stockQuantity: z
+          .number({ error: "A size's stock must be a number" })
+          .int("A size's stock must be a whole number")
+          .min(0, "A size's stock cannot be below zero")
+          .max(1_000_000, "A size's stock is too high"),
+      }),
+    )
+    .min(1, "A product needs at least one size")
+    .max(SIZES_MAX, `A product has at most ${SIZES_MAX} sizes`)
+    .refine((sizes) => new Set(sizes.map((size) => size.label.toLowerCase())).size === sizes.length, "Each size needs its own label")
+    .refine((sizes) => new Set(sizes.flatMap((size) => (size.id ? [size.id] : []))).size === sizes.filter((size) => size.id).length, "A size is listed twice")
+    .optional(),
 });
 export type ProductInput = z.infer<typeof productInputSchema>;
 
@@ -57,6 +81,12 @@ export const productSchema = z.object({
   reviewCount: z.number().int(),
 });
 export type ProductView = z.infer<typeof productSchema>;
+
+export const sizeSchema = z.object({ id: z.number().int(), label: z.string(), stockQuantity: z.number().int() });
+/** The product as the API sends it: with its sizes (stockQuantity is their total). */
+export const apiProductSchema = productSchema.extend({
+  sizes: z.array(sizeSchema).describe("The product's sizes in display order, each with its own stock; stockQuantity is their sum"),
+});
 
 /** What a product card shows. The grid pages read only this from D1 and send only this to the browser. */
 export type ProductSummary = Pick<ProductView, "id" | "name" | "brand" | "price" | "stockQuantity" | "productAvailable" | "imageUrl" | "averageRating" | "reviewCount">;

@@ -1,7 +1,11 @@
 import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "~/lib/file-types";
-import { productInputSchema, productSchema } from "~/lib/schemas/product";
+import { apiProductSchema, productInputSchema } from "~/lib/schemas/product";
 import { createProduct, deleteProduct, getProduct, getProductImage, readProductImage, updateProduct } from "~/services/catalogue.server";
+import type { Db } from "~/services/db.server";
+import { withSizes } from "~/services/sizes.server";
+
+const withItsSizes = async <T extends { id: number }>(db: Db, product: T) => (await withSizes(db, [product]))[0];
 
 const adminErrors = {
   400: { description: "Bad input" },
@@ -20,30 +24,30 @@ async function readProductForm(request: Request) {
 
 export const productApi = apiResource("/api/product", {
   "POST /": endpoint({
-    summary: "Add a product (admin): multipart with `product` (JSON) and `imageFile`",
+    summary: "Add a product (admin): multipart with `product` (JSON; optional `sizes` [{label, stockQuantity}], else one 'One size' holding stockQuantity) and `imageFile`",
     auth: "admin",
     multipart,
-    responses: { 201: { description: "The new product", schema: productSchema }, ...adminErrors },
+    responses: { 201: { description: "The new product", schema: apiProductSchema }, ...adminErrors },
     handler: async ({ request, context }) => {
       const { input, image } = await readProductForm(request);
-      return json(await createProduct(context.db, context.cloudflare.env.BUCKET, input, image), { status: 201 });
+      return json(await withItsSizes(context.db, await createProduct(context.db, context.cloudflare.env.BUCKET, input, image)), { status: 201 });
     },
   }),
   "GET /{id}": endpoint({
     summary: "One product",
     auth: "none",
-    responses: { 200: { description: "The product", schema: productSchema }, 404: { description: "No such product" } },
-    handler: async ({ context, params }) => json(await getProduct(context.db, idParam(params.id, "Product"))),
+    responses: { 200: { description: "The product", schema: apiProductSchema }, 404: { description: "No such product" } },
+    handler: async ({ context, params }) => json(await withItsSizes(context.db, await getProduct(context.db, idParam(params.id, "Product")))),
   }),
   "PUT /{id}": endpoint({
-    summary: "Update a product (admin); without `imageFile` the image is kept",
+    summary: "Update a product (admin); without `imageFile` the image is kept. With `sizes`, the sizes become those listed (by id; without an id, new); without, stockQuantity sets a one-size product's stock",
     auth: "admin",
     multipart,
-    responses: { 200: { description: "The updated product", schema: productSchema }, ...adminErrors, 404: { description: "No such product" } },
+    responses: { 200: { description: "The updated product", schema: apiProductSchema }, ...adminErrors, 404: { description: "No such product" } },
     handler: async ({ request, context, params }) => {
       const id = idParam(params.id, "Product");
       const { input, image } = await readProductForm(request);
-      return json(await updateProduct(context.db, context.cloudflare.env.BUCKET, id, input, image));
+      return json(await withItsSizes(context.db, await updateProduct(context.db, context.cloudflare.env.BUCKET, id, input, image)));
     },
   }),
   "DELETE /{id}": endpoint({

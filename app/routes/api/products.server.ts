@@ -1,10 +1,11 @@
 import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
-import { listQuerySchema, productSchema, searchQuerySchema } from "~/lib/schemas/product";
+import { apiProductSchema, listQuerySchema, searchQuerySchema } from "~/lib/schemas/product";
 import { listProducts, searchProducts, UNPAGED_LIMIT, WHOLE_PRODUCT } from "~/services/catalogue.server";
+import { withSizes } from "~/services/sizes.server";
 
-const products = { description: "Products, newest first", schema: z.array(productSchema) };
+const products = { description: "Products, newest first, each with its sizes", schema: z.array(apiProductSchema) };
 
 export const productsApi = apiResource("/api/products", {
   "GET /": endpoint({
@@ -24,7 +25,7 @@ export const productsApi = apiResource("/api/products", {
         },
         WHOLE_PRODUCT,
       );
-      return json(result.items, paged ? { headers: { "X-Total-Count": String(result.total) } } : {});
+      return json(await withSizes(context.db, result.items), paged ? { headers: { "X-Total-Count": String(result.total) } } : {});
     },
   }),
   "GET /search": endpoint({
@@ -34,7 +35,7 @@ export const productsApi = apiResource("/api/products", {
     responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters" } },
     handler: async ({ context, query }) => {
       const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize }, WHOLE_PRODUCT);
-      return json(items);
+      return json(await withSizes(context.db, items));
     },
   }),
 });

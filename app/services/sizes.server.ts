@@ -1,0 +1,92 @@
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+
+import { badRequest } from "~/lib/http";
+import { ONE_SIZE, SELECT_A_SIZE, UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
+import type { ProductInput } from "~/lib/schemas/product";
+import { type Db, schema } from "./db.server";
+
+const { productSizes } = schema;
+
+export const sizeColumns = { id: productSizes.id, productId: productSizes.productId, label: productSizes.label, stockQuantity: productSizes.stockQuantity };
+const inDisplayOrder = [asc(productSizes.position), asc(productSizes.id)];
+
+/** The sizes of each product, in display order. */
+export async function loadSizes(db: Db, productIds: number[]): Promise<Map<number, SizeView[]>> {
+  const bySize = new Map<number, SizeView[]>(productIds.map((id) => [id, []]));
+  if (!productIds.length) return bySize;
+  const rows = await db.select(sizeColumns).from(productSizes).where(inArray(productSizes.productId, productIds)).orderBy(...inDisplayOrder);
+  for (const { productId, ...size } of rows) bySize.get(productId)?.push(size);
+  return bySize;
+}
+
+/** The query for one product's sizes, for a caller that reads them in its own batch. */
+export const sizesOf = (db: Db, productId: number) => db.select(sizeColumns).from(productSizes).where(eq(productSizes.productId, productId)).orderBy(...inDisplayOrder);
+
+export const toSizeView = ({ id, label, stockQuantity }: SizeView): SizeView => ({ id, label, stockQuantity });
+
+/** Products as the API gives them: each with its sizes. */
+export async function withSizes<T extends { id: number }>(db: Db, views: T[]): Promise<(T & { sizes: SizeView[] })[]> {
+  const sizes = await loadSizes(db, views.map((view) => view.id));
+  return views.map((view) => ({ ...view, sizes: sizes.get(view.id) ?? [] }));
+}
+
+/**
+ * The size a cart line or an order line is for: the one chosen (it must be one of this product's), or the product's
+ * only size when none is chosen; a product with several sizes needs a choice (API.md: 400 'Please select a size').
+ */
+export function chooseSize(sizes: SizeView[], sizeId: number | undefined | null): SizeView {
+  if (sizeId !== undefined && sizeId !== null) {
+    const chosen = sizes.find((size) => size.id === sizeId);
+    if (!chosen) throw badRequest(UNKNOWN_SIZE, { sizeId: [UNKNOWN_SIZE] });
+    return chosen;
+  }
+  if (sizes.length === 1) return sizes[0];
+  throw badRequest(SELECT_A_SIZE, { sizeId: [SELECT_A_SIZE] });
+}
+
+type SizeInput = NonNullable<ProductInput["sizes"]>[number];
+
+/** A new product's sizes: those the admin sent, or one "One size" holding the product's stock. */
+export function newProductSizes(input: ProductInput): SizeInput[] {
+  return input.sizes ?? [{ label: ONE_SIZE, stockQuantity: input.stockQuantity }];
+}
+
+export function insertSizes(db: Db, productId: number, sizes: SizeInput[]): BatchItem<"sqlite">[] {
+  return sizes.map((size, position) => db.insert(productSizes).values({ productId, label: size.label, position, stockQuantity: size.stockQuantity }));
+}
+
+/**
+ * The statements that make an existing product's sizes what the admin sent, for the product update's batch. Without
+ * `sizes` (the API's original shape), `stockQuantity` sets the stock of a one-size product; a product with several
+ * sizes keeps them, and a total that differs from theirs is refused, since it cannot say which size changed. With
+ * `sizes`: listed ids are renamed, restocked and reordered, entries without an id are added, and sizes left out are
+ * removed (their cart lines with them; order lines keep their copied label).
+ */
+export async function sizeUpdates(db: Db, productId: number, input: ProductInput): Promise<BatchItem<"sqlite">[]> {
+  const existing = (await loadSizes(db, [productId])).get(productId) ?? [];
+  if (!input.sizes) {
+    if (existing.length === 1) return [db.update(productSizes).set({ stockQuantity: input.stockQuantity }).where(eq(productSizes.id, existing[0].id))];
+    const total = existing.reduce((sum, size) => sum + size.stockQuantity, 0);
+    if (input.stockQuantity === total) return [];
+    const message = "This product has several sizes: send `sizes` to change their stock";
+    throw badRequest(message, { stockQuantity: [message] });
+  }
+  const known = new Set(existing.map((size) => size.id));
+  input.sizes.forEach((size, index) => {
+    if (size.id !== undefined && !known.has(size.id)) throw badRequest(UNKNOWN_SIZE, { [`sizes.${index}.id`]: [UNKNOWN_SIZE] });
+  });
+  const kept = input.sizes.flatMap((size) => (size.id === undefined ? [] : [size.id]));
+  const ofProduct = eq(productSizes.productId, productId);
+  return [
+    db.delete(productSizes).where(and(ofProduct, notInArray(productSizes.id, kept.length ? kept : [0]))),
+    // Labels are unique per product: park the kept ones on a label no admin can type, so a swap (EU 40 <-> EU 41)
+    // never meets itself halfway through the batch.
+    ...(kept.length ? [db.update(productSizes).set({ label: sql`char(0) || ${productSizes.id}` }).where(and(ofProduct, inArray(productSizes.id, kept)))] : []),
+    ...input.sizes.map((size, position) =>
+      size.id === undefined
+        ? db.insert(productSizes).values({ productId, label: size.label, position, stockQuantity: size.stockQuantity })
+        : db.update(productSizes).set({ label: size.label, position, stockQuantity: size.stockQuantity }).where(eq(productSizes.id, size.id)),
+    ),
+  ];
+}
