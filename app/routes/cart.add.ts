@@ -13,11 +13,11 @@ import type { Route } from "./+types/cart.add";
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const productId = Number(form.get("productId"));
-  const sizeId = readSizeId(form);
   const redirectTo = form.get("redirectTo");
   const headers = new Headers();
   try {
     if (!Number.isSafeInteger(productId) || productId < 1) throw new HttpError(404, "Product not found");
+    const sizeId = readSizeId(form);
     const user = await getOptionalUser(request, context);
     if (user) {
       await addToServerCart(context.db, user.id, productId, sizeId);

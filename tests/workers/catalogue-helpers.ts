@@ -30,8 +30,10 @@ export interface ApiProduct {
   sizes: { id: number; label: string; stockQuantity: number }[];
 }
 
-/** What a client sends to create or update a product: the product less what the server decides. */
-export type ProductBody = Omit<ApiProduct, "id" | "imageName" | (typeof PRODUCT_EXTRA_FIELDS)[number]>;
+/** What a client sends to create or update a product: the product less what the server decides, sizes optional. */
+export type ProductBody = Omit<ApiProduct, "id" | "imageName" | (typeof PRODUCT_EXTRA_FIELDS)[number]> & {
+  sizes?: { id?: number; label: string; stockQuantity: number }[];
+};
 
 /** A short random tag, so names stay unique within a test file's shared storage. */
 export function tag(): string {

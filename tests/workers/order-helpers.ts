@@ -49,11 +49,15 @@ export interface CartLine {
   unitPrice: number;
   quantity: number;
   stockQuantity: number;
+  sizeId: number;
+  sizeLabel: string;
 }
 
 export interface OrderItem {
   productId: number | null;
   productName: string;
+  sizeId: number | null;
+  sizeLabel: string;
   quantity: number;
   price: number;
   subtotal: number;
@@ -75,6 +79,7 @@ export interface Order {
 
 export interface ItemInput {
   productId: unknown;
+  sizeId?: unknown;
   quantity: unknown;
   productName?: unknown;
   price?: unknown;

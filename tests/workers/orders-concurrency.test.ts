@@ -85,3 +85,34 @@ describe("20 orders at once for a product with stock 5", () => {
     expect((await slipKeys()).sort()).toEqual(results.map((row) => row.k).sort());
   });
 });
+
+describe("20 orders at once for the last 5 pairs of one size", () => {
+  it("exactly 5 succeed; the other sizes are untouched", async () => {
+    const name = `Last EU 42 ${t}`;
+    const id = await product({ name, category: "Gents", stockQuantity: 0 });
+    // insertProduct gave it a "One size": make it a shoe with EU 41 (8 pairs) and EU 42 (the last 5).
+    await testEnv.DB.prepare("UPDATE product_sizes SET label = 'EU 41', stock_quantity = 8 WHERE product_id = ?").bind(id).run();
+    const size42 = await testEnv.DB.prepare("INSERT INTO product_sizes (product_id, label, position, stock_quantity) VALUES (?, 'EU 42', 1, 5) RETURNING id")
+      .bind(id)
+      .first<{ id: number }>();
+    expect(await stockOf(id)).toBe(13);
+
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => postOrder(orderForm(orderBody([{ productId: id, sizeId: size42!.id, quantity: 1 }])), customers[i % customers.length].token)),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((s) => s === 201), JSON.stringify(statuses)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409), JSON.stringify(statuses)).toHaveLength(15);
+    for (const [i, response] of responses.entries()) {
+      if (statuses[i] === 409) expect(((await response.json()) as { message: string }).message).toBe(insufficientStock(`${name} (EU 42)`));
+    }
+    const sizes = await testEnv.DB.prepare("SELECT label, stock_quantity AS s FROM product_sizes WHERE product_id = ? ORDER BY position").bind(id).all<{ label: string; s: number }>();
+    expect(sizes.results).toEqual([
+      { label: "EU 41", s: 8 },
+      { label: "EU 42", s: 0 },
+    ]);
+    expect(await stockOf(id)).toBe(8);
+    expect(await countOrders(id)).toBe(5);
+    expect(await slipsOfOrders(id)).toHaveLength(5);
+  });
+});
