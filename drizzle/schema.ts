@@ -82,6 +82,8 @@ export const productSizes = sqliteTable(
   (t) => [
     uniqueIndex("product_sizes_product_label_unique").on(t.productId, t.label),
     index("product_sizes_product_position_idx").on(t.productId, t.position),
+    // The dashboard's low-stock list (LOW_STOCK in app/lib/sizes.ts): read from this index, never by scanning sizes.
+    index("product_sizes_low_stock_idx").on(t.stockQuantity, t.productId).where(sql`${t.stockQuantity} <= 3`),
     check("product_sizes_stock_check", sql`${t.stockQuantity} >= 0`),
   ],
 );

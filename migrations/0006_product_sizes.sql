@@ -12,6 +12,7 @@ CREATE TABLE `product_sizes` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `product_sizes_product_label_unique` ON `product_sizes` (`product_id`,`label`);--> statement-breakpoint
 CREATE INDEX `product_sizes_product_position_idx` ON `product_sizes` (`product_id`,`position`);--> statement-breakpoint
+CREATE INDEX `product_sizes_low_stock_idx` ON `product_sizes` (`stock_quantity`,`product_id`) WHERE "product_sizes"."stock_quantity" <= 3;--> statement-breakpoint
 INSERT INTO `product_sizes` (`product_id`, `label`, `position`, `stock_quantity`) SELECT `id`, 'One size', 0, `stock_quantity` FROM `products`;--> statement-breakpoint
 -- A product's stock is the sum of its sizes', kept here; anything else that sets it is refused.
 CREATE TRIGGER `product_sizes_after_insert` AFTER INSERT ON `product_sizes` BEGIN

@@ -397,16 +397,16 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
 ];
 
 /**
- * A demo product's sizes: its category's size set, its stock spread from the middle sizes out (as a shop stocks
- * them), and on every other product one size sold out, so the size picker shows what that looks like.
+ * A demo product's sizes: its category's size set, stocked as a shop stocks shoes (most in the middle sizes, fewer
+ * towards the ends, the product's stock figure setting the peak), none when the product is sold out, and on every
+ * other product one size sold out, so the size picker shows what that looks like.
  */
 export function demoSizes(category: Category, total: number, seed: number): { label: string; stockQuantity: number }[] {
   const labels = CATEGORY_SIZES[category];
   if (labels.length === 1) return [{ label: labels[0], stockQuantity: total }];
   const middle = (labels.length - 1) / 2;
-  const fromMiddle = labels.map((_, i) => i).sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle) || a - b);
-  const stock = labels.map(() => 0);
-  for (let n = 0; n < total; n++) stock[fromMiddle[n % fromMiddle.length]]++;
-  if (seed % 2 === 0) stock[fromMiddle[Math.floor(fromMiddle.length / 2) + (seed % 3)]] = 0;
+  const peak = Math.ceil(total / 2);
+  const stock = labels.map((_, i) => (total === 0 ? 0 : Math.max(1, peak - Math.round(Math.abs(i - middle) * 1.5))));
+  if (seed % 2 === 0 && total > 0) stock[(seed * 3) % labels.length] = 0;
   return labels.map((label, i) => ({ label, stockQuantity: stock[i] }));
 }

@@ -3,6 +3,7 @@ import { Form, Link, useNavigate } from "react-router";
 
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
+import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
 import { checkoutCustomerSchema } from "~/lib/schemas/order";
@@ -74,7 +75,7 @@ export function CheckoutModal({
     if (problem || !customer.success || !slip) return setMessage({ tone: "error", text: problem ?? BANK_SLIP_MESSAGES.missing });
 
     const body = new FormData();
-    body.set("order", JSON.stringify({ ...customer.data, orderItems: lines.map(({ productId, quantity }) => ({ productId, quantity })) }));
+    body.set("order", JSON.stringify({ ...customer.data, orderItems: lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity })) }));
     body.set("bankSlip", slip);
     setPlacing(true);
     const response = await fetch("/api/orders", { method: "POST", body }).catch(() => null);
@@ -130,9 +131,9 @@ export function CheckoutModal({
       <div className="mt-5 rounded-2xl border border-slate-200 p-4 text-sm dark:border-slate-800">
         <ul className="space-y-1">
           {lines.map((line) => (
-            <li key={line.productId} className="flex justify-between gap-4">
+            <li key={`${line.productId}-${line.sizeId}`} className="flex justify-between gap-4">
               <span>
-                {line.productName} × {line.quantity}
+                {nameWithSize(line.productName, line.sizeLabel)} × {line.quantity}
               </span>
               <span>{formatLkr(line.unitPrice * line.quantity)}</span>
             </li>

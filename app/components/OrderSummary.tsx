@@ -2,7 +2,14 @@ import { Link } from "react-router";
 
 import { formatDateTime, formatLkr } from "~/lib/format";
 import type { OrderView } from "~/lib/schemas/order";
+import { ONE_SIZE } from "~/lib/sizes";
 import { StatusBadge } from "./StatusBadge";
+
+/** The size of a line, under its name; nothing for a one-size product. */
+export function SizeNote({ label }: { label: string }) {
+  if (label === ONE_SIZE) return null;
+  return <span className="block text-xs text-slate-500 dark:text-slate-400">Size: {label}</span>;
+}
 
 /** An order's lines and total, as a customer and an admin both read them. */
 export function OrderLines({ order }: { order: OrderView }) {
@@ -36,6 +43,7 @@ export function OrderLines({ order }: { order: OrderView }) {
               ) : (
                 item.productName
               )}
+              <SizeNote label={item.sizeLabel} />
             </td>
             <td className="py-2 text-right">{item.quantity}</td>
             <td className="py-2 text-right">{formatLkr(item.price)}</td>

@@ -58,14 +58,21 @@ export const ProductCard = memo(function ProductCard({
           </p>
         )}
         <p className="mt-auto pt-2 text-lg font-bold text-slate-900 dark:text-white">{formatPrice(product.price)}</p>
-        <AddToCartButton
-          formId={addToCartForm}
-          productId={product.id}
-          productName={product.name}
-          available={available}
-          adding={adding}
-          className="relative z-10 mt-2 w-full"
-        />
+        {product.sizeChoice && available ? (
+          // A shoe needs its size: the choice is made on its page (Label in Name: the words shown start the name).
+          <AppLink to={`/product/${product.id}`} className="btn-secondary relative z-10 mt-2 w-full" aria-label={`Choose Size: ${product.name}`}>
+            Choose Size
+          </AppLink>
+        ) : (
+          <AddToCartButton
+            formId={addToCartForm}
+            productId={product.id}
+            productName={product.name}
+            available={available}
+            adding={adding}
+            className="relative z-10 mt-2 w-full"
+          />
+        )}
       </div>
     </article>
   );

@@ -3,16 +3,33 @@ import { Form, Link, useNavigation } from "react-router";
 
 import { CATEGORIES } from "~/lib/constants";
 import type { ProductView } from "~/lib/schemas/product";
+import type { SizeView } from "~/lib/sizes";
 import { Field, FormAlert } from "./Field";
 import { IMAGE_SIZE } from "./ProductImage";
+import { SizesEditor } from "./SizesEditor";
 
 export interface ProductFormResult {
   message?: string;
   fieldErrors?: Record<string, string[] | undefined>;
 }
 
-/** The add and update product form: SPEC's fields, field-level errors and a preview of the chosen picture. */
-export function ProductForm({ product, result, submitLabel, pendingLabel }: { product?: ProductView; result?: ProductFormResult; submitLabel: string; pendingLabel: string }) {
+/**
+ * The add and update product form: SPEC's fields (the stock quantity is the total of the sizes' stock, edited per size
+ * in SizesEditor), field-level errors and a preview of the chosen picture.
+ */
+export function ProductForm({
+  product,
+  sizes,
+  result,
+  submitLabel,
+  pendingLabel,
+}: {
+  product?: ProductView;
+  sizes?: SizeView[];
+  result?: ProductFormResult;
+  submitLabel: string;
+  pendingLabel: string;
+}) {
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
   const [preview, setPreview] = useState<string | null>(product?.imageUrl ?? null);
@@ -50,7 +67,7 @@ export function ProductForm({ product, result, submitLabel, pendingLabel }: { pr
             </p>
           )}
         </div>
-        <div className="grid gap-5 sm:grid-cols-3">
+        <div className="grid gap-5 sm:grid-cols-2">
           <Field name="price" label="Price (LKR)" type="number" inputMode="decimal" min={0} step="0.01" required defaultValue={product?.price} errors={errors?.price} />
           <div>
             <label htmlFor="category" className="field-label">
@@ -72,8 +89,8 @@ export function ProductForm({ product, result, submitLabel, pendingLabel }: { pr
               </p>
             )}
           </div>
-          <Field name="stockQuantity" label="Stock quantity" type="number" inputMode="numeric" min={0} step={1} required defaultValue={product?.stockQuantity} errors={errors?.stockQuantity} />
         </div>
+        <SizesEditor sizes={sizes} errors={errors} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field name="releaseDate" label="Release date" type="date" required defaultValue={product?.releaseDate} errors={errors?.releaseDate} />
           <label className="flex min-h-11 items-center gap-3 self-end rounded-lg border border-slate-300 px-3 dark:border-slate-700">

@@ -23,6 +23,7 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
     return typeof value === "string" ? value : "";
   };
   const number = (name: string) => (text(name).trim() === "" ? undefined : Number(text(name)));
+  const sizes = readSizeRows(form);
   const fieldErrors: FieldErrors = {};
   let input: ProductInput | undefined;
   let image: ImageUpload | null = null;
@@ -33,13 +34,19 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
       description: text("description"),
       price: number("price"),
       category: text("category"),
-      stockQuantity: number("stockQuantity"),
+      // The total of the sizes' stock (a form without the sizes table still sends stockQuantity).
+      stockQuantity: sizes ? sizes.rows.reduce((total, size) => total + (Number.isSafeInteger(size.stockQuantity) ? size.stockQuantity : 0), 0) : number("stockQuantity"),
+      sizes: sizes?.rows,
       releaseDate: text("releaseDate"),
       productAvailable: form.get("productAvailable") === "on",
     });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    Object.assign(fieldErrors, error.fieldErrors);
+    // A size's error names its row in the parsed list: point it at the row of the form it came from.
+    for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+      const row = /^sizes\.(\d+)\.(.+)$/.exec(key);
+      fieldErrors[row && sizes ? `sizes.${sizes.formRows[Number(row[1])]}.${row[2]}` : key] = messages;
+    }
   }
   try {
     image = await readProductImage(form.get("imageFile"));
@@ -49,4 +56,32 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
   }
   if (!input || Object.keys(fieldErrors).length) return { ok: false, message: FIX_FIELDS, fieldErrors };
   return { ok: true, input, image };
+}
+
+/**
+ * The sizes table's rows (`sizes.{n}.id|label|stock|remove`, see SizesEditor), in the form's order: rows marked Remove
+ * and empty rows are left out. `formRows` maps each kept row back to its row on the form, for its error. Undefined
+ * when the form has no sizes table.
+ */
+function readSizeRows(form: FormData): { rows: NonNullable<ProductInput["sizes"]>; formRows: number[] } | undefined {
+  const indices = new Set<number>();
+  for (const key of form.keys()) {
+    const match = /^sizes\.(\d{1,3})\.(id|label|stock|remove)$/.exec(key);
+    if (match) indices.add(Number(match[1]));
+  }
+  if (!indices.size) return undefined;
+  const value = (index: number, field: string) => {
+    const entry = form.get(`sizes.${index}.${field}`);
+    return typeof entry === "string" ? entry.trim() : "";
+  };
+  const rows: NonNullable<ProductInput["sizes"]> = [];
+  const formRows: number[] = [];
+  for (const index of [...indices].sort((a, b) => a - b)) {
+    const [id, label, stock] = [value(index, "id"), value(index, "label"), value(index, "stock")];
+    if (form.get(`sizes.${index}.remove`) === "on" || (!id && !label && !stock)) continue;
+    // Text that is no number stays text, so the schema answers it with its message instead of it becoming 0.
+    rows.push({ id: id ? Number(id) : undefined, label, stockQuantity: (stock === "" ? 0 : /^-?\d+(\.\d+)?$/.test(stock) ? Number(stock) : stock) as number });
+    formRows.push(index);
+  }
+  return { rows, formRows };
 }

@@ -8,6 +8,8 @@ export const SIZE_LABEL_MAX = 20;
 export const SIZES_MAX = 30;
 /** Under this many pairs left, a chosen size says "Only N left". */
 export const FEW_LEFT = 5;
+/** The dashboard lists sizes with this many units or fewer (the partial index product_sizes_low_stock_idx says 3 too). */
+export const LOW_STOCK = 3;
 export const SELECT_A_SIZE = "Please select a size";
 export const UNKNOWN_SIZE = "That size is not one of this product's sizes";
 
@@ -16,6 +18,9 @@ export interface SizeView {
   label: string;
   stockQuantity: number;
 }
+
+/** A line's name with its size, where the product has a choice of sizes: "Trail Runner (EU 42)". */
+export const nameWithSize = (productName: string, sizeLabel: string): string => (sizeLabel === ONE_SIZE ? productName : `${productName} (${sizeLabel})`);
 
 /** The size picker shows only when there is a choice to make. */
 export const hasSizeChoice = (sizes: readonly { label: string }[]): boolean => sizes.length > 1 || (sizes.length === 1 && sizes[0].label !== ONE_SIZE);

@@ -1,6 +1,7 @@
 import { data, Link, redirect, useFetcher, useLoaderData, useRouteLoaderData, useSearchParams } from "react-router";
 
 import { CheckoutModal } from "~/components/CheckoutModal";
+import { SizeNote } from "~/components/OrderSummary";
 import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
@@ -8,6 +9,7 @@ import { isSecureRequest } from "~/lib/cookies";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
+import { nameWithSize } from "~/lib/sizes";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
@@ -81,13 +83,13 @@ async function checkout(request: Request, context: Route.ActionArgs["context"], 
 }
 
 function CartLineRow({ line }: { line: CartLine }) {
-  const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.productId}` });
+  const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.productId}-${line.sizeId}` });
   const pending = fetcher.formData;
   // Optimistic: the line shows what was asked for until the server answers; a refusal falls back to the saved value.
   const quantity = pending ? (pending.get("intent") === "remove" ? 0 : Number(pending.get("quantity"))) : line.quantity;
   const error = fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
   if (quantity <= 0) return null;
-  const name = `${line.brand} ${line.productName}`;
+  const name = `${line.brand} ${nameWithSize(line.productName, line.sizeLabel)}`;
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
       <Link to={`/product/${line.productId}`} className="shrink-0">
@@ -99,6 +101,7 @@ function CartLineRow({ line }: { line: CartLine }) {
           <Link to={`/product/${line.productId}`} className="font-semibold hover:text-brand-700 dark:hover:text-brand-300">
             {line.productName}
           </Link>
+          <SizeNote label={line.sizeLabel} />
           <p className="text-sm text-slate-600 dark:text-slate-400">{formatPrice(line.unitPrice)} each</p>
           {error && (
             <p role="alert" className="field-error">
@@ -111,6 +114,7 @@ function CartLineRow({ line }: { line: CartLine }) {
           <fetcher.Form method="post" className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
             <input type="hidden" name="intent" value="set" />
             <input type="hidden" name="productId" value={line.productId} />
+            <input type="hidden" name="sizeId" value={line.sizeId} />
             <button type="submit" name="quantity" value={quantity - 1} disabled={quantity <= 1} aria-label={`One fewer ${name}`} className="inline-flex size-11 items-center justify-center text-lg font-semibold disabled:opacity-40">
               −
             </button>
@@ -135,6 +139,7 @@ function CartLineRow({ line }: { line: CartLine }) {
           <fetcher.Form method="post">
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="productId" value={line.productId} />
+            <input type="hidden" name="sizeId" value={line.sizeId} />
             <button type="submit" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" aria-label={`Remove ${name}`}>
               Remove
             </button>
@@ -182,7 +187,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
         <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_320px]">
           <ul className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
             {lines.map((line) => (
-              <CartLineRow key={line.productId} line={line} />
+              <CartLineRow key={`${line.productId}-${line.sizeId}`} line={line} />
             ))}
           </ul>
           <aside className="card h-fit p-6" aria-label="Order summary">

@@ -5,17 +5,20 @@ import { readFormData } from "~/lib/forms";
 import { AddToCartButton, useAddToCart } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { ProductImage } from "~/components/ProductImage";
+import { SizePicker } from "~/components/SizePicker";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
 import { Toast } from "~/components/Toast";
 import { isPurchasable } from "~/lib/availability";
 import { formatDate, formatPrice } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
+import { hasSizeChoice } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
 import { getProductReviews, mayDeleteReview, mayEditReview, type ReviewRecord } from "~/services/reviews.server";
 import { getOptionalUser, requireAdmin } from "~/services/session.server";
+import { loadSizes } from "~/services/sizes.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
 
@@ -33,7 +36,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
   // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
-  const page = await getProductReviews(context.db, id, { viewer: user, limit: shown });
+  const [page, sizes] = await Promise.all([getProductReviews(context.db, id, { viewer: user, limit: shown }), loadSizes(context.db, [id])]);
   if (!page) throw data(null, { status: 404 });
   const isAdmin = user?.role === "ROLE_ADMIN";
   // Loader data is serialised into the HTML and the .data answers: only the fields the page shows, no e-mail, no
@@ -56,7 +59,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     shown,
     viewer: user ? (isAdmin ? "admin" : "customer") : "visitor",
   };
-  return { product: page.product, reviews, origin: url.origin };
+  return { product: page.product, sizes: sizes.get(id) ?? [], reviews, origin: url.origin };
 }
 
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
@@ -120,7 +123,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
 }
 
 export default function ProductPage() {
-  const { product, reviews } = useLoaderData<typeof loader>();
+  const { product, sizes, reviews } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -151,7 +154,7 @@ export default function ProductPage() {
         </Link>
       </nav>
       <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
-        <div className="overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800">
+        <div className="self-start overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800">
           <ProductImage src={product.imageUrl} alt={`${product.brand} ${product.name}`} loading="eager" fetchPriority="high" className={`aspect-square w-full object-cover ${available ? "" : "opacity-60 grayscale"}`} />
         </div>
         <div>
@@ -178,17 +181,22 @@ export default function ProductPage() {
           <p className={`mt-6 text-sm font-medium ${available ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>
             {available ? `Stock available: ${product.stockQuantity}` : product.productAvailable ? "Out of stock" : "Currently unavailable"}
           </p>
+          {hasSizeChoice(sizes) && <SizePicker productId={product.id} productName={product.name} category={product.category} sizes={sizes} available={available} />}
           <div className="mt-6 flex flex-wrap gap-3">
-            <AddToCartButton
-              formId={cart.formId}
-              productId={product.id}
-              productName={product.name}
-              available={available}
-              adding={cart.isAdding(product.id)}
-              className="min-w-44"
-            />
-            {cart.form}
-            {cart.toasts}
+            {!hasSizeChoice(sizes) && (
+              <>
+                <AddToCartButton
+                  formId={cart.formId}
+                  productId={product.id}
+                  productName={product.name}
+                  available={available}
+                  adding={cart.isAdding(product.id)}
+                  className="min-w-44"
+                />
+                {cart.form}
+                {cart.toasts}
+              </>
+            )}
             <a
               href="#reviews"
               className="btn-secondary"

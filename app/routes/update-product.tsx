@@ -6,6 +6,7 @@ import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
 import { getProduct, updateProduct } from "~/services/catalogue.server";
 import { requireAdmin } from "~/services/session.server";
+import { loadSizes } from "~/services/sizes.server";
 import type { Route } from "./+types/update-product";
 
 const UPDATE_FAILED = "Failed to update product. Please try again.";
@@ -14,7 +15,9 @@ const UPDATE_FAILED = "Failed to update product. Please try again.";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   try {
-    return { product: await getProduct(context.db, routeId(params.id)) };
+    const id = routeId(params.id);
+    const [product, sizes] = await Promise.all([getProduct(context.db, id), loadSizes(context.db, [id])]);
+    return { product, sizes: sizes.get(id) ?? [] };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
     throw error;
@@ -36,14 +39,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function UpdateProductPage() {
-  const { product } = useLoaderData<typeof loader>();
+  const { product, sizes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ProductFormResult | undefined;
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
       <h1 className="text-2xl font-bold tracking-tight">Update Product</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{product.name}</p>
       <div className="mt-8">
-        <ProductForm product={product} result={result} submitLabel="Update Product" pendingLabel="Saving..." />
+        <ProductForm product={product} sizes={sizes} result={result} submitLabel="Update Product" pendingLabel="Saving..." />
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, s
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { HttpError, badRequest, notFound } from "~/lib/http";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
+import { ONE_SIZE } from "~/lib/sizes";
 import { type Db, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
 
@@ -35,6 +36,10 @@ const CARD_COLUMNS = {
   imageKey: products.imageKey,
   ratingCount: products.ratingCount,
   ratingTotal: products.ratingTotal,
+  // Whether a size must be chosen (the card then sends the shopper to the page): one index lookup a card.
+  // (products.id spelled out: Drizzle writes a one-table query's columns unqualified, and a bare "id" in the subquery
+  // would name the size's own id.)
+  sizeChoice: sql<number>`EXISTS (SELECT 1 FROM product_sizes s WHERE s.product_id = products.id AND s.label <> ${ONE_SIZE})`.mapWith(Boolean),
 };
 
 /** What a product card shows. */
@@ -49,11 +54,12 @@ function toProductSummary(row: SelectResultFields<typeof CARD_COLUMNS>): Product
     imageUrl: imageUrl(row),
     averageRating: row.ratingCount ? Math.round((row.ratingTotal / row.ratingCount) * 10) / 10 : null,
     reviewCount: row.ratingCount,
+    sizeChoice: Boolean(row.sizeChoice),
   };
 }
 
 export function toProductView(row: ProductRow): ProductView {
-  const { id, name, brand, price, stockQuantity, productAvailable, imageUrl, averageRating, reviewCount } = toProductSummary(row);
+  const { id, name, brand, price, stockQuantity, productAvailable, imageUrl, averageRating, reviewCount } = toProductSummary({ ...row, sizeChoice: false });
   return {
     id,
     name,

@@ -5,7 +5,7 @@ import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType
 import { centsToRupees } from "~/lib/format";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http";
 import type { OrderInput, OrderView } from "~/lib/schemas/order";
-import { ONE_SIZE, type SizeView } from "~/lib/sizes";
+import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { constraintFailure, type Db, schema } from "./db.server";
 import { chooseSize, loadSizes } from "./sizes.server";
@@ -15,8 +15,6 @@ type OrderRow = typeof orders.$inferSelect;
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
-/** The product's name, and the size's label when the product has a choice of sizes. */
-const lineName = (productName: string, sizeLabel: string) => (sizeLabel === ONE_SIZE ? productName : `${productName} (${sizeLabel})`);
 
 export interface BankSlip {
   bytes: Uint8Array;
@@ -57,7 +55,7 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
     else lines.set(size.id, { product, size, quantity });
   }
   for (const { product, size, quantity } of lines.values()) {
-    if (!product.productAvailable || quantity > size.stockQuantity) throw conflict(insufficientStock(lineName(product.name, size.label)));
+    if (!product.productAvailable || quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
   }
   return [...lines.values()];
 }
@@ -127,7 +125,7 @@ async function shortSize(db: Db, wanted: Map<number, number>): Promise<string | 
     .innerJoin(products, eq(products.id, productSizes.productId))
     .where(inArray(productSizes.id, [...wanted.keys()]));
   const short = now.find((size) => (wanted.get(size.id) ?? 0) > size.stockQuantity);
-  return short ? lineName(short.productName, short.label) : null;
+  return short ? nameWithSize(short.productName, short.label) : null;
 }
 
 /** Why the batch failed, for the shopper: the size another order just took, or a product or size removed meanwhile. */

@@ -89,7 +89,10 @@ export const apiProductSchema = productSchema.extend({
 });
 
 /** What a product card shows. The grid pages read only this from D1 and send only this to the browser. */
-export type ProductSummary = Pick<ProductView, "id" | "name" | "brand" | "price" | "stockQuantity" | "productAvailable" | "imageUrl" | "averageRating" | "reviewCount">;
+export type ProductSummary = Pick<ProductView, "id" | "name" | "brand" | "price" | "stockQuantity" | "productAvailable" | "imageUrl" | "averageRating" | "reviewCount"> & {
+  /** Whether a size must be chosen before adding to the cart. */
+  sizeChoice: boolean;
+};
 
 // Query strings are text; these read them strictly (no "1e2" or " 3").
 const positiveInt = (name: string, max = Number.MAX_SAFE_INTEGER) =>

@@ -3,18 +3,20 @@ import { Link, useLoaderData } from "react-router";
 
 import { FormAlert } from "~/components/Field";
 import { formatLkr } from "~/lib/format";
+import { LOW_STOCK, ONE_SIZE } from "~/lib/sizes";
 import type { Stats } from "~/lib/schemas/stats";
 import { requireAdmin } from "~/services/session.server";
-import { getStats } from "~/services/stats.server";
+import { getLowStockSizes, getStats, type LowStockSize } from "~/services/stats.server";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context);
   try {
-    return { adminName: admin.name, stats: (await getStats(context.db)) as Stats | null, error: null };
+    const [stats, lowStock] = await Promise.all([getStats(context.db), getLowStockSizes(context.db)]);
+    return { adminName: admin.name, stats: stats as Stats | null, lowStock, error: null };
   } catch (error) {
     console.error("Dashboard: reading the stats failed", error);
-    return { adminName: admin.name, stats: null, error: "Failed to load statistics" };
+    return { adminName: admin.name, stats: null, lowStock: null, error: "Failed to load statistics" };
   }
 }
 
@@ -61,7 +63,7 @@ const svg = (path: ReactNode) => (
 );
 
 export default function AdminDashboardPage() {
-  const { adminName, stats, error } = useLoaderData<typeof loader>();
+  const { adminName, stats, lowStock, error } = useLoaderData<typeof loader>();
   const pending = stats?.pendingOrders ?? 0;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
@@ -144,7 +146,45 @@ export default function AdminDashboardPage() {
           />
         </div>
       </section>
+      {lowStock && <LowStock sizes={lowStock.sizes} total={lowStock.total} />}
     </div>
+  );
+}
+
+/** Sizes running out, each linking to its product's form to restock it. */
+function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
+  return (
+    <section aria-labelledby="low-stock-heading" className="mt-10">
+      <h2 id="low-stock-heading" className="text-lg font-semibold">
+        Low stock
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Sizes with {LOW_STOCK} units or fewer{total > sizes.length ? ` (the ${sizes.length} emptiest of ${total})` : ""}.
+      </p>
+      {sizes.length ? (
+        <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" data-testid="low-stock">
+          {sizes.map((size) => (
+            <li key={`${size.productId}-${size.sizeLabel}`}>
+              <Link to={`/product/update/${size.productId}`} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
+                <span className="min-w-0">
+                  <span className="font-medium">{size.productName}</span>
+                  {size.sizeLabel !== ONE_SIZE && <span className="text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
+                </span>
+                <span
+                  className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold tabular-nums ${
+                    size.stockQuantity === 0 ? "bg-red-100 text-red-800 dark:bg-red-400/15 dark:text-red-200" : "bg-amber-100 text-amber-900 dark:bg-amber-400/15 dark:text-amber-200"
+                  }`}
+                >
+                  {size.stockQuantity === 0 ? "Sold out" : `${size.stockQuantity} left`}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="card mt-4 p-4 text-sm">Every size has more than {LOW_STOCK} units.</p>
+      )}
+    </section>
   );
 }
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 
 import { FormAlert } from "~/components/Field";
 import { Modal } from "~/components/Modal";
-import { OrderHistory } from "~/components/OrderSummary";
+import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
 import { formatDateTime, formatLkr } from "~/lib/format";
@@ -142,6 +142,7 @@ function ItemList({ order }: { order: OrderView }) {
           <li key={index} className="flex justify-between gap-3 py-1.5">
             <span className="min-w-0">
               {item.productName} <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">× {item.quantity}</span>
+              <SizeNote label={item.sizeLabel} />
             </span>
             <span className="shrink-0 whitespace-nowrap tabular-nums">{formatLkr(item.subtotal)}</span>
           </li>

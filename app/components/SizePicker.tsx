@@ -1,0 +1,139 @@
+import { useRef, useState, type FormEvent } from "react";
+import { useFetcher, useLocation } from "react-router";
+
+import type { Category } from "~/lib/constants";
+import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, type SizeView } from "~/lib/sizes";
+import { Toast } from "./Toast";
+
+interface AddResult {
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * Add to Cart for a product with a choice of sizes: a labelled radio group (arrow keys move between sizes, sold-out
+ * sizes are shown but cannot be chosen) and the button. Without JavaScript the form posts to /cart/add and comes back
+ * here with a toast (or 'Please select a size' from the server). With it, a missing choice is caught here first, and
+ * the add goes through a fetcher so the page stays put.
+ */
+export function SizePicker({ productId, productName, category, sizes, available }: { productId: number; productName: string; category: Category; sizes: SizeView[]; available: boolean }) {
+  const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${productId}` });
+  const location = useLocation();
+  const group = useRef<HTMLFieldSetElement>(null);
+  const [chosen, setChosen] = useState<SizeView | null>(null);
+  const [missing, setMissing] = useState(false);
+  const adding = fetcher.state !== "idle";
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!chosen) {
+      setMissing(true);
+      group.current?.querySelector<HTMLInputElement>("input:not(:disabled)")?.focus();
+      return;
+    }
+    fetcher.submit({ productId: String(productId), sizeId: String(chosen.id) }, { method: "post", action: "/cart/add" });
+  };
+
+  const hintId = `size-hint-${productId}`;
+  return (
+    <form method="post" action="/cart/add" onSubmit={onSubmit} className="mt-6" noValidate>
+      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <fieldset ref={group} aria-describedby={hintId}>
+        {/* The legend names the group; floated, so the size guide can sit on its line. */}
+        <legend className="float-left text-sm font-semibold">Size</legend>
+        <div className="flex justify-end">
+          <SizeGuide category={category} />
+        </div>
+        <div className="clear-both mt-3 grid grid-cols-4 gap-2 sm:grid-cols-6">
+          {sizes.map((size) => {
+            const soldOut = size.stockQuantity <= 0;
+            return (
+              <label
+                key={size.id}
+                className={`relative flex min-h-12 cursor-pointer flex-col items-center justify-center rounded-lg border px-1 py-1.5 text-center text-sm font-semibold transition has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 has-[:focus-visible]:ring-offset-2 dark:ring-offset-slate-950 ${
+                  soldOut
+                    ? "cursor-not-allowed border-dashed border-slate-300 text-slate-400 line-through dark:border-slate-700 dark:text-slate-500"
+                    : "border-slate-300 hover:border-slate-500 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-600 has-[:checked]:text-white dark:border-slate-600 dark:hover:border-slate-400 dark:has-[:checked]:border-brand-400 dark:has-[:checked]:bg-brand-400 dark:has-[:checked]:text-slate-950"
+                }`}
+              >
+                <input
+                  type="radio"
+                  name="sizeId"
+                  value={size.id}
+                  disabled={soldOut || !available}
+                  className="sr-only"
+                  onChange={() => {
+                    setChosen(size);
+                    setMissing(false);
+                  }}
+                />
+                <span>{size.label}</span>
+                {soldOut ? (
+                  <span className="sr-only">, sold out</span>
+                ) : size.stockQuantity < FEW_LEFT ? (
+                  <span className="text-[0.7rem] font-medium no-underline opacity-80">{`${size.stockQuantity} left`}</span>
+                ) : null}
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+      <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
+        {chosen ? (chosen.stockQuantity < FEW_LEFT ? `Only ${chosen.stockQuantity} left in ${chosen.label}` : `${chosen.label}: in stock`) : "Sold-out sizes are crossed out."}
+      </p>
+      {missing && (
+        <p role="alert" className="field-error">
+          {SELECT_A_SIZE}
+        </p>
+      )}
+      <div className="mt-4">
+        {available ? (
+          <button type="submit" className="btn-primary min-w-44" disabled={adding} aria-label={`${adding ? "Adding to Cart" : "Add to Cart"}: ${productName}`}>
+            {adding ? "Adding..." : "Add to Cart"}
+          </button>
+        ) : (
+          <button type="button" disabled className="btn-secondary min-w-44">
+            Out of Stock
+          </button>
+        )}
+      </div>
+      <Toast message={fetcher.state === "idle" ? (fetcher.data?.message ?? null) : null} tone={fetcher.data?.ok === false ? "error" : "success"} id={fetcher.data} />
+    </form>
+  );
+}
+
+/** The category's size chart (EU, UK, US and foot length), opened from the picker; a disclosure, so no script is needed. */
+function SizeGuide({ category }: { category: Category }) {
+  const rows = SIZE_GUIDES[category];
+  if (!rows) return null;
+  return (
+    <details className="relative text-sm">
+      <summary className="cursor-pointer list-none font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">Size guide</summary>
+      <div className="absolute right-0 z-20 mt-2 w-[min(22rem,calc(100vw-2rem))] rounded-2xl border border-slate-200 bg-white p-4 shadow-xl dark:border-slate-700 dark:bg-slate-900">
+        <table className="w-full text-left text-sm tabular-nums">
+          <caption className="mb-2 text-left font-semibold">{`${category}: find your size`}</caption>
+          <thead className="text-xs uppercase tracking-wider text-slate-500 dark:text-slate-400">
+            <tr>
+              <th scope="col" className="py-1">EU</th>
+              <th scope="col" className="py-1">UK</th>
+              <th scope="col" className="py-1">US</th>
+              <th scope="col" className="py-1">Foot (cm)</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {rows.map((row) => (
+              <tr key={row.eu}>
+                <th scope="row" className="py-1 font-semibold">{row.eu}</th>
+                <td className="py-1">{row.uk}</td>
+                <td className="py-1">{row.us}</td>
+                <td className="py-1">{row.footCm}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Measure your foot from heel to longest toe; between two sizes, take the larger.</p>
+      </div>
+    </details>
+  );
+}

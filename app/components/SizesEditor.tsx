@@ -1,0 +1,145 @@
+import { useEffect, useState, type MouseEvent } from "react";
+
+import { CATEGORIES, type Category } from "~/lib/constants";
+import { CATEGORY_SIZES, ONE_SIZE, SIZE_LABEL_MAX, SIZES_MAX, type SizeView } from "~/lib/sizes";
+
+/** Empty rows at the end of the table: without JavaScript, that is how an admin adds sizes. */
+const BLANK_ROWS = 2;
+
+interface Row {
+  key: string;
+  id?: number;
+  label: string;
+  stock: string;
+}
+
+const blankRows = (count: number): Row[] => Array.from({ length: count }, () => ({ key: crypto.randomUUID(), label: "", stock: "" }));
+
+/**
+ * The product form's sizes: a row a size (label, its own stock, Remove for a saved one), posted as `sizes.{n}.id`,
+ * `.label`, `.stock` and `.remove` (read by app/lib/product-form.server.ts). Works without JavaScript (blank rows to fill
+ * in); with it, rows can be added and filled with the category's usual sizes, and the total follows as you type.
+ * Removing a size that past orders used keeps those orders intact: they hold its label.
+ */
+export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Record<string, string[] | undefined> }) {
+  const [rows, setRows] = useState<Row[]>(() => [
+    ...(sizes?.length ? sizes.map((size) => ({ key: String(size.id), id: size.id, label: size.label, stock: String(size.stockQuantity) })) : [{ key: "one", label: ONE_SIZE, stock: "0" }]),
+    ...blankRows(BLANK_ROWS),
+  ]);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const total = rows.reduce((sum, row) => sum + (/^\d+$/.test(row.stock) ? Number(row.stock) : 0), 0);
+  const change = (key: string, field: "label" | "stock", value: string) => setRows((all) => all.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
+
+  /** Replaces the unsaved rows with the chosen category's usual sizes (saved sizes stay, to be removed one by one). */
+  const fillFromCategory = (event: MouseEvent<HTMLButtonElement>) => {
+    const chosen = (event.currentTarget.form?.elements.namedItem("category") as HTMLSelectElement | null)?.value as Category | undefined;
+    if (!chosen || !CATEGORIES.includes(chosen)) return;
+    setRows((all) => {
+      const saved = all.filter((row) => row.id !== undefined);
+      const taken = new Set(saved.map((row) => row.label.toLowerCase()));
+      const fresh = CATEGORY_SIZES[chosen].filter((label) => !taken.has(label.toLowerCase())).map((label) => ({ key: crypto.randomUUID(), label, stock: "0" }));
+      return [...saved, ...fresh, ...blankRows(1)];
+    });
+  };
+
+  const rowError = (index: number) => errors?.[`sizes.${index}.label`]?.[0] ?? errors?.[`sizes.${index}.stockQuantity`]?.[0] ?? errors?.[`sizes.${index}.id`]?.[0];
+  return (
+    <fieldset className="rounded-2xl border border-slate-200 p-4 dark:border-slate-800">
+      <legend className="px-1 text-sm font-semibold">Sizes and stock</legend>
+      <p id="sizes-hint" className="text-xs text-slate-500 dark:text-slate-400">
+        Each size has its own stock; the product's stock quantity is their total. Empty rows are skipped. A product sold without sizes has one row, "{ONE_SIZE}".
+      </p>
+      {errors?.sizes && (
+        <p role="alert" className="field-error">
+          {errors.sizes[0]}
+        </p>
+      )}
+      <table className="mt-3 w-full text-sm">
+        <thead className="text-left text-xs uppercase tracking-wider text-slate-500 dark:text-slate-400">
+          <tr>
+            <th scope="col" className="pb-1 font-semibold">
+              Size
+            </th>
+            <th scope="col" className="w-28 pb-1 font-semibold">
+              Stock
+            </th>
+            <th scope="col" className="w-24 pb-1 font-semibold">
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => {
+            const error = rowError(index);
+            return (
+              <tr key={row.key} className="align-top">
+                <td className="py-1 pr-2">
+                  {row.id !== undefined && <input type="hidden" name={`sizes.${index}.id`} value={row.id} />}
+                  <input
+                    name={`sizes.${index}.label`}
+                    value={row.label}
+                    onChange={(event) => change(row.key, "label", event.currentTarget.value)}
+                    maxLength={SIZE_LABEL_MAX}
+                    placeholder={row.id === undefined ? "New size, e.g. EU 42" : undefined}
+                    aria-label={`Size ${index + 1}`}
+                    aria-invalid={error ? true : undefined}
+                    className="field-input"
+                  />
+                  {error && <p className="field-error">{error}</p>}
+                </td>
+                <td className="py-1 pr-2">
+                  <input
+                    name={`sizes.${index}.stock`}
+                    value={row.stock}
+                    onChange={(event) => change(row.key, "stock", event.currentTarget.value)}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    step={1}
+                    aria-label={`Stock of size ${index + 1}`}
+                    className="field-input"
+                  />
+                </td>
+                <td className="py-1">
+                  {row.id !== undefined ? (
+                    <label className="flex min-h-11 items-center gap-2">
+                      <input type="checkbox" name={`sizes.${index}.remove`} className="size-5 accent-red-600" />
+                      <span>Remove</span>
+                    </label>
+                  ) : hydrated ? (
+                    <button type="button" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}>
+                      Remove
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr className="border-t border-slate-200 dark:border-slate-800">
+            <th scope="row" className="pt-2 text-left font-semibold">
+              Stock quantity (total)
+            </th>
+            <td className="pt-2 font-semibold tabular-nums" colSpan={2}>
+              <output aria-live="polite" data-testid="sizes-total">
+                {total}
+              </output>
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+      {hydrated && (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="button" className="btn-secondary" disabled={rows.length >= SIZES_MAX + BLANK_ROWS} onClick={() => setRows((all) => [...all, ...blankRows(1)])}>
+            Add size
+          </button>
+          <button type="button" className="btn-secondary" onClick={fillFromCategory}>
+            Use the category's sizes
+          </button>
+        </div>
+      )}
+    </fieldset>
+  );
+}
