@@ -25,6 +25,7 @@ import os from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 
+import { CATEGORY_SIZES } from "../app/lib/sizes";
 import { DEMO_PRODUCTS } from "./demo-catalogue";
 import { drawProduct } from "./images/product-art";
 import { CONFIG_PATH, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
@@ -207,6 +208,17 @@ SELECT ${i}, ${name}, ${pick(`${i} * 7`, BRANDS)}, ${description},
 FROM n`;
 }
 
+/**
+ * The sizes of products `from`..`to`: each category's size set (scripts' demo data has the same), with a stock that
+ * varies by product and size and is 0 for about one size in twelve. The products' stock becomes their sum (triggers).
+ */
+function insertSizes(from: number, to: number): string {
+  const sets = CATEGORIES.flatMap((category) => CATEGORY_SIZES[category].map((label, position) => `('${category}', '${label}', ${position})`)).join(", ");
+  return `INSERT INTO product_sizes (product_id, label, position, stock_quantity)
+SELECT p.id, s.column2, s.column3, (p.id * 7 + s.column3 * 13) % 12 FROM products p JOIN (VALUES ${sets}) AS s ON s.column1 = p.category
+WHERE p.id BETWEEN ${from} AND ${to}`;
+}
+
 async function withPlatform<T>(work: (env: BenchEnv) => Promise<T>): Promise<T> {
   const { getPlatformProxy } = await import("wrangler");
   const proxy = await getPlatformProxy<BenchEnv>({ configPath: CONFIG_PATH, persist: { path: miniflarePersistRoot(STATE_DIR) }, remoteBindings: false });
@@ -236,6 +248,7 @@ async function seed(from: number, to: number, imageKeys: string[] | null): Promi
     const statements = [];
     for (let start = from + 1; start <= to; start += 10_000) {
       statements.push(env.DB.prepare(insertProducts(start, Math.min(to, start + 9_999), keys)));
+      statements.push(env.DB.prepare(insertSizes(start, Math.min(to, start + 9_999))));
     }
     await env.DB.batch(statements);
     const counted = await env.DB.prepare("SELECT (SELECT count(*) FROM products) AS rows, (SELECT product_count FROM catalogue_counts WHERE category = '') AS total").first<{

@@ -152,7 +152,10 @@ test.describe("oversized uploads answer 413 with the message", () => {
 
     test("checkout with an 11 MB slip shows the message on the cart page", async ({ page }) => {
       const { token, user } = await newCustomerToken(page.request);
-      const added = await page.request.post("/api/cart/add?productId=1&quantity=1", { headers: { Authorization: `Bearer ${token}` } });
+      // A one-size product in stock, so the cart needs no size.
+      const products = (await (await page.request.get("/api/products")).json()) as { id: number; category: string; stockQuantity: number }[];
+      const accessory = products.find((product) => product.category === "Accessories" && product.stockQuantity > 0)!;
+      const added = await page.request.post(`/api/cart/add?productId=${accessory.id}&quantity=1`, { headers: { Authorization: `Bearer ${token}` } });
       expect(added.status()).toBe(200);
       await page.goto("/login?redirect=%2Fcart%3Fcheckout");
       await logIn(page, user);
@@ -175,7 +178,7 @@ test.describe("oversized uploads answer 413 with the message", () => {
       await page.getByLabel("Description").fill("A picture too large");
       await page.getByLabel("Price (LKR)").fill("1000");
       await page.getByLabel("Category").selectOption("Gents");
-      await page.getByLabel("Stock quantity").fill("1");
+      await page.getByLabel("Stock of size 1", { exact: true }).fill("1");
       await page.getByLabel("Release date").fill("2026-01-01");
       await page.getByLabel("Image", { exact: true }).setInputFiles({ name: "big.png", mimeType: "image/png", buffer: bigPng() });
       const answer = page.waitForResponse((response) => response.request().method() === "POST");

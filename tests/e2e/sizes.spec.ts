@@ -1,0 +1,147 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+import { DEMO_ADMIN, gotoHydrated, logIn, register, uniqueUser, waitForHydration } from "./helpers";
+
+// Sizes in a real browser against the real Worker: a shoe is bought in a size, which survives the login and reaches
+// the order; a sold-out size cannot be chosen; an admin restocks one size and the page follows.
+
+interface ApiSize {
+  id: number;
+  label: string;
+  stockQuantity: number;
+}
+interface ApiProduct {
+  id: number;
+  name: string;
+  category: string;
+  productAvailable: boolean;
+  sizes: ApiSize[];
+}
+
+const PNG_SLIP = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4a2wMAAM0AUSds6MNAAAAAElFTkSuQmCC", "base64");
+
+/**
+ * A demo shoe with a sold-out size and one with at least 3 pairs (demo data sells out one size on every other shoe).
+ * The admin's test restocks its sold-out size, so it takes the last such shoe and the others the first.
+ */
+async function shoeWithSoldOutSize(request: APIRequestContext, pick: "first" | "last" = "first"): Promise<{ product: ApiProduct; soldOut: ApiSize; inStock: ApiSize }> {
+  const products = (await (await request.get("/api/products")).json()) as ApiProduct[];
+  for (const product of pick === "first" ? products : products.reverse()) {
+    if (product.category === "Accessories" || !product.productAvailable) continue;
+    const soldOut = product.sizes.find((size) => size.stockQuantity === 0);
+    const inStock = product.sizes.find((size) => size.stockQuantity >= 3);
+    if (soldOut && inStock) return { product, soldOut, inStock };
+  }
+  throw new Error("no demo shoe with a sold-out size and one in stock");
+}
+
+const sizeRadio = (page: Page, label: string) => page.getByRole("group", { name: "Size" }).getByRole("radio", { name: new RegExp(`^${label}\\b`) });
+
+test("a visitor chooses a size, keeps it through registering, and buys it", async ({ page, request }) => {
+  test.slow();
+  const { product, inStock } = await shoeWithSoldOutSize(request);
+  const alerts: string[] = [];
+  page.on("dialog", (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+
+  await gotoHydrated(page, `/product/${product.id}`);
+  const add = page.getByRole("button", { name: `Add to Cart: ${product.name}` });
+  // No size chosen: the page asks for one and adds nothing.
+  await add.click();
+  await expect(page.getByRole("alert").filter({ hasText: "Please select a size" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Cart, 0 items" }).first()).toBeVisible();
+
+  // The keyboard reaches the choice too: the focused group moves with the arrow keys (native radios).
+  await sizeRadio(page, inStock.label).check();
+  await expect(page.getByText(new RegExp(`^(Only \\d+ left in ${inStock.label}|${inStock.label}: in stock)$`))).toBeVisible();
+  await add.click();
+  await expect(page.getByRole("link", { name: "Cart, 1 item" }).first()).toBeVisible();
+
+  // Registering merges the visitor's cart: the line keeps its size.
+  const user = uniqueUser();
+  await gotoHydrated(page, "/register?redirect=%2Fcart");
+  await register(page, user);
+  await expect(page).toHaveURL("/cart");
+  await waitForHydration(page);
+  const line = page.getByTestId("cart-line");
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText(product.name);
+  await expect(line).toContainText(`Size: ${inStock.label}`);
+
+  // Checkout: the summary names the size, and so does the order.
+  await page.getByRole("link", { name: "Proceed to Checkout" }).click();
+  const dialog = page.getByRole("dialog", { name: "Checkout" });
+  await expect(dialog).toContainText(`${product.name} (${inStock.label}) × 1`);
+  await dialog.getByLabel("Bank slip").setInputFiles({ name: "slip.png", mimeType: "image/png", buffer: PNG_SLIP });
+  await dialog.getByRole("button", { name: /^Place Order/ }).click();
+  await expect(page).toHaveURL(/\/orders\/\d+\?placed=1$/, { timeout: 15_000 });
+  await expect(page.getByRole("table").filter({ hasText: product.name })).toContainText(`Size: ${inStock.label}`);
+
+  // The size's stock went down by one, the product's total with it.
+  const after = (await (await request.get(`/api/product/${product.id}`)).json()) as ApiProduct;
+  expect(after.sizes.find((size) => size.id === inStock.id)?.stockQuantity).toBe(inStock.stockQuantity - 1);
+});
+
+test("a sold-out size is shown but cannot be chosen", async ({ page, request }) => {
+  const { product, soldOut } = await shoeWithSoldOutSize(request);
+  await gotoHydrated(page, `/product/${product.id}`);
+  const radio = sizeRadio(page, soldOut.label);
+  await expect(radio).toBeDisabled();
+  await expect(page.getByRole("group", { name: "Size" })).toContainText(soldOut.label);
+  await expect(radio).not.toBeChecked();
+});
+
+test("the size guide opens from the picker", async ({ page, request }) => {
+  const { product } = await shoeWithSoldOutSize(request);
+  await gotoHydrated(page, `/product/${product.id}`);
+  const guide = page.getByRole("table", { name: `${product.category}: find your size` });
+  await expect(guide).toBeHidden();
+  await page.getByText("Size guide", { exact: true }).click();
+  await expect(guide).toBeVisible();
+  await expect(guide.getByRole("columnheader", { name: "Foot (cm)" })).toBeVisible();
+});
+
+test("an admin restocks one size on the product form, and the page shows it", async ({ page, request }) => {
+  const { product, soldOut } = await shoeWithSoldOutSize(request, "last");
+  await page.goto(`/login?redirect=${encodeURIComponent(`/product/update/${product.id}`)}`);
+  await logIn(page, DEMO_ADMIN);
+  await expect(page).toHaveURL(`/product/update/${product.id}`);
+  await waitForHydration(page);
+  const row = product.sizes.findIndex((size) => size.id === soldOut.id);
+  const stock = page.getByLabel(`Stock of size ${row + 1}`, { exact: true });
+  await expect(page.getByLabel(`Size ${row + 1}`, { exact: true })).toHaveValue(soldOut.label);
+  await expect(stock).toHaveValue("0");
+  const total = product.sizes.reduce((sum, size) => sum + size.stockQuantity, 0);
+  await expect(page.getByTestId("sizes-total")).toHaveText(String(total));
+  await stock.fill("2");
+  await expect(page.getByTestId("sizes-total")).toHaveText(String(total + 2));
+  await page.getByRole("button", { name: "Update Product" }).click();
+  await expect(page).toHaveURL(`/product/${product.id}?saved=1`);
+  await waitForHydration(page);
+
+  const radio = sizeRadio(page, soldOut.label);
+  await expect(radio).toBeEnabled();
+  await radio.check();
+  await expect(page.getByText(`Only 2 left in ${soldOut.label}`)).toBeVisible();
+  await expect(page.getByText(`Stock available: ${total + 2}`)).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the size picker posts the chosen size, and asks for one when none is chosen", async ({ page, request }) => {
+    const { product, inStock } = await shoeWithSoldOutSize(request);
+    await page.goto(`/product/${product.id}`);
+    await page.getByRole("button", { name: `Add to Cart: ${product.name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${product.id}\\?cartError=`));
+    await expect(page.getByText("Please select a size")).toBeVisible();
+
+    await sizeRadio(page, inStock.label).check();
+    await page.getByRole("button", { name: `Add to Cart: ${product.name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${product.id}\\?added=`));
+    await page.goto("/cart");
+    await expect(page.getByTestId("cart-line")).toContainText(`Size: ${inStock.label}`);
+  });
+});
