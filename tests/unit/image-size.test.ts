@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 
 import { sniffFileType } from "~/lib/file-types";
 import { imageSize } from "~/lib/image-size";
-import { drawProduct } from "../../scripts/images/product-art";
 import { JPEG_1X1, JPEG_300X2, PNG_1X1, PNG_3X260, WEBP_37X21, WEBP_ALPHA_45X19, paddedPng } from "../workers/fixtures/images";
 
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
@@ -18,7 +17,6 @@ describe("imageSize", () => {
   it("reads PNG's IHDR", () => {
     expect(size(PNG_1X1)).toEqual({ width: 1, height: 1 });
     expect(size(PNG_3X260)).toEqual({ width: 3, height: 260 });
-    expect(size(drawProduct({ kind: "sneaker", primary: "#ffffff", secondary: "#000000", accent: "#ff0000", background: "#eeeeee", seed: 1, size: 96 }))).toEqual({ width: 96, height: 96 });
   });
 
   it("reads a JPEG's frame header after other segments (JFIF, ICC profile)", () => {
