@@ -13,6 +13,8 @@ export default defineConfig(async () => ({
       main: "./workers/app.ts",
       wrangler: { configPath: "./wrangler.jsonc" },
       miniflare: {
+        // A second, empty database (besides wrangler.jsonc's DB) for tests that apply the migrations step by step.
+        d1Databases: { DB: "00000000-0000-0000-0000-000000000000", MIGRATION_DB: "migration-test" },
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("migrations"),
           JWT_SECRET: "test-secret-5b0f2c1e9d7a4f3b8c6e1a2d",
