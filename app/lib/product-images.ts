@@ -11,8 +11,11 @@ export const PICTURE_MESSAGES = {
   repeated: "A picture is listed twice",
 } as const;
 
-/** "Stride Classics Metro Court Sneaker, picture 2 of 4", and the admin's words for it when there are some. */
+/**
+ * "Stride Classics Metro Court Sneaker, picture 2 of 4" (just the brand and name when it is the only one), and the
+ * admin's words for it when there are some.
+ */
 export function pictureAlt(product: { brand: string; name: string }, n: number, total: number, altText?: string | null): string {
-  const base = `${product.brand} ${product.name}, picture ${n} of ${total}`;
+  const base = total > 1 ? `${product.brand} ${product.name}, picture ${n} of ${total}` : `${product.brand} ${product.name}`;
   return altText ? `${base}: ${altText}` : base;
 }
