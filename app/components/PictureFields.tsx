@@ -31,8 +31,10 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
   const tooMany = order.length + previews.length > PRODUCT_IMAGES_MAX;
 
   return (
-    <fieldset className="space-y-4">
-      <legend className="field-label">Pictures</legend>
+    // min-w-0: a fieldset is at least as wide as its content by default, which pushed phones sideways.
+    <fieldset className="min-w-0 space-y-4">
+      {/* The add form's file input says "Pictures" itself. */}
+      {isUpdate && <legend className="field-label">Pictures</legend>}
       {order.length > 0 && (
         <ol className="space-y-3" aria-label="Current pictures">
           {order.map((id, index) => {

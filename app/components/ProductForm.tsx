@@ -85,7 +85,7 @@ export function ProductForm({ product, result, submitLabel, pendingLabel }: { pr
           </button>
         </div>
       </div>
-      <div>
+      <div className="min-w-0">
         <PictureFields images={product?.images} isUpdate={!!product} errors={errors} />
       </div>
     </Form>

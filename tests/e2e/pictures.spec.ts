@@ -157,7 +157,7 @@ for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
         await gotoHydrated(page, `/product/${DEMO_ID}?image=2`);
         await expect(mainPicture(page)).toBeVisible();
         await thumbs(page).nth(1).focus(); // the focus ring is in the picture too
-        await expect.poll(() => loaded(mainPicture(page))).toBe(true);
+        for (const image of [mainPicture(page), ...(await thumbs(page).getByRole("img").all())]) await expect.poll(() => loaded(image)).toBe(true);
         await page.screenshot({ path: `${SHOTS}/product-${theme}-${label}.png` });
         await gotoHydrated(page, `/product/update/${DEMO_ID}`);
         await expect(page.getByTestId("current-picture")).toHaveCount(3);
