@@ -13,9 +13,9 @@ export default defineConfig(async () => ({
       main: "./workers/app.ts",
       wrangler: { configPath: "./wrangler.jsonc" },
       miniflare: {
-        // A second, empty database for the migration tests (tests/workers/migrations.test.ts), which apply the
-        // migrations step by step with data in between; setup.ts migrates DB only.
-        d1Databases: { MIGRATION_DB: "migration-test-db" },
+        // A second, empty database (besides wrangler.jsonc's DB, which listing d1Databases here replaces) for the
+        // migration tests, which apply the migrations step by step with data in between; setup.ts migrates DB only.
+        d1Databases: { DB: "00000000-0000-0000-0000-000000000000", MIGRATION_DB: "migration-test" },
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("migrations"),
           JWT_SECRET: "test-secret-5b0f2c1e9d7a4f3b8c6e1a2d",

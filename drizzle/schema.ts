@@ -88,6 +88,32 @@ export const productSizes = sqliteTable(
   ],
 );
 
+// A product's pictures, first to last (position 0 is the card's picture). At most 8: a position is 0 to 7 and unique
+// per product. products.image_key/image_type/image_name mirror the first picture (triggers of migrations/0007), so the
+// grid and GET /product/{id}/image read one row as before.
+export const productImages = sqliteTable(
+  "product_images",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    key: text("key").notNull(), // R2 key products/{productId}/{uuid}
+    contentType: text("content_type").notNull(),
+    name: text("name").notNull(), // the file name the admin uploaded
+    // Read from the bytes; null for pictures moved by the migration until they are first served.
+    width: integer("width"),
+    height: integer("height"),
+    altText: text("alt_text"), // the admin's words for this picture, added to the generated alt text
+  },
+  (t) => [
+    uniqueIndex("product_images_product_position_unique").on(t.productId, t.position),
+    uniqueIndex("product_images_key_unique").on(t.key),
+    check("product_images_position_check", sql`${t.position} BETWEEN 0 AND 7`),
+  ],
+);
+
 export const cartItems = sqliteTable(
   "cart_items",
   {
@@ -218,6 +244,7 @@ export const loginAttempts = sqliteTable(
 
 export type User = typeof users.$inferSelect;
 export type Product = typeof products.$inferSelect;
+export type ProductImageRow = typeof productImages.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
 export type ProductSize = typeof productSizes.$inferSelect;

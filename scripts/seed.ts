@@ -26,6 +26,16 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
+const PICTURE_SIZE = 640;
+type Art = (typeof DEMO_PRODUCTS)[number]["art"];
+
+/** Three pictures a product: the side view, the pair's other shoe, and a close-up in a second colourway. */
+const DEMO_VIEWS: { name: string; view: "side" | "other-side" | "close"; altText: string | null; colours: (art: Art) => Partial<Art> }[] = [
+  { name: "side", view: "side", altText: null, colours: () => ({}) },
+  { name: "other-side", view: "other-side", altText: "the other side", colours: () => ({}) },
+  { name: "colourway", view: "close", altText: "close up, second colourway", colours: (art) => ({ primary: art.secondary, secondary: art.primary }) },
+];
+
 async function userRow(user: DemoUser) {
   const { password, ...rest } = user;
   return { ...rest, passwordHash: await hashPassword(password) };
@@ -41,7 +51,7 @@ async function main() {
   });
   try {
     const db = drizzle(proxy.env.DB, { schema });
-    const { users, products, productSizes } = schema;
+    const { users, products, productSizes, productImages } = schema;
 
     let existing;
     try {
@@ -65,15 +75,20 @@ async function main() {
       .catch(() => null);
     const firstId = Math.max(maxId, sequence?.seq ?? 0) + 1;
 
-    console.log(`  drawing and storing ${DEMO_PRODUCTS.length} product pictures...`);
+    console.log(`  drawing and storing ${DEMO_PRODUCTS.length * DEMO_VIEWS.length} product pictures...`);
     const rows = [];
+    const pictureRows = [];
     for (const [index, item] of DEMO_PRODUCTS.entries()) {
       const id = firstId + index;
-      const imageKey = `products/${id}/${crypto.randomUUID()}`;
-      const png = drawProduct({ ...item.art, seed: index });
-      await proxy.env.BUCKET.put(imageKey, png, { httpMetadata: { contentType: "image/png" } });
-      const { art: _art, ...fields } = item;
-      rows.push({ id, ...fields, imageKey, imageType: "image/png", imageName: `${slug(item.name)}.png` });
+      const { art, ...fields } = item;
+      rows.push({ id, ...fields });
+      for (const [position, view] of DEMO_VIEWS.entries()) {
+        const key = `products/${id}/${crypto.randomUUID()}`;
+        const png = drawProduct({ ...art, ...view.colours(art), view: view.view, seed: index });
+        await proxy.env.BUCKET.put(key, png, { httpMetadata: { contentType: "image/png" } });
+        // The drawer's pictures are square, PICTURE_SIZE a side.
+        pictureRows.push({ productId: id, position, key, contentType: "image/png", name: `${slug(item.name)}-${view.name}.png`, width: PICTURE_SIZE, height: PICTURE_SIZE, altText: view.altText });
+      }
     }
 
     const accounts = await Promise.all([userRow(DEMO_ADMIN), userRow(DEMO_CUSTOMER)]);
@@ -86,10 +101,12 @@ async function main() {
       ...rows.flatMap((row, index) =>
         demoSizes(row.category, row.stockQuantity, index).map((size, position) => db.insert(productSizes).values({ productId: row.id, position, ...size })),
       ),
+      // The first picture of each is mirrored into products.image_* by the triggers of migrations/0007.
+      ...pictureRows.map((row) => db.insert(productImages).values(row)),
     ]);
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`Seeded ${accounts.length} users, ${rows.length} products, ${rows.length} images in ${seconds} s (${MINIFLARE_PERSIST_ROOT}).`);
+    console.log(`Seeded ${accounts.length} users, ${rows.length} products, ${pictureRows.length} pictures in ${seconds} s (${MINIFLARE_PERSIST_ROOT}).`);
   } finally {
     await proxy.dispose();
   }

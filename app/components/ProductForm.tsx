@@ -1,11 +1,10 @@
-import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 
 import { CATEGORIES } from "~/lib/constants";
 import type { ProductView } from "~/lib/schemas/product";
 import type { SizeView } from "~/lib/sizes";
 import { Field, FormAlert } from "./Field";
-import { IMAGE_SIZE } from "./ProductImage";
+import { PictureFields } from "./PictureFields";
 import { SizesEditor } from "./SizesEditor";
 
 export interface ProductFormResult {
@@ -15,7 +14,7 @@ export interface ProductFormResult {
 
 /**
  * The add and update product form: SPEC's fields (the stock quantity is the total of the sizes' stock, edited per size
- * in SizesEditor), field-level errors and a preview of the chosen picture.
+ * in SizesEditor), field-level errors and the pictures (PictureFields).
  */
 export function ProductForm({
   product,
@@ -32,14 +31,10 @@ export function ProductForm({
 }) {
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const [preview, setPreview] = useState<string | null>(product?.imageUrl ?? null);
   const errors = result?.fieldErrors;
-  useEffect(() => () => {
-    if (preview?.startsWith("blob:")) URL.revokeObjectURL(preview);
-  }, [preview]);
 
   return (
-    <Form method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_320px]" noValidate>
+    <Form method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_360px]" noValidate>
       <div className="space-y-5">
         {result?.message && <FormAlert>{result.message}</FormAlert>}
         <div className="grid gap-5 sm:grid-cols-2">
@@ -107,28 +102,8 @@ export function ProductForm({
           </button>
         </div>
       </div>
-      <div>
-        <Field
-          name="imageFile"
-          label={product ? "Image (leave empty to keep the current one)" : "Image"}
-          type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif"
-          required={!product}
-          errors={errors?.imageFile}
-          hint="JPEG, PNG, WebP or GIF, at most 5 MB"
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
-            setPreview(file ? URL.createObjectURL(file) : (product?.imageUrl ?? null));
-          }}
-          className="[&_input]:py-2"
-        />
-        <div className="mt-4 overflow-hidden rounded-2xl border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
-          {preview ? (
-            <img src={preview} alt="Preview of the product image" width={IMAGE_SIZE} height={IMAGE_SIZE} className="aspect-square w-full object-cover" />
-          ) : (
-            <p className="flex aspect-square items-center justify-center p-6 text-center text-sm text-slate-500 dark:text-slate-400">The picture you choose shows here.</p>
-          )}
-        </div>
+      <div className="min-w-0">
+        <PictureFields images={product?.images} isUpdate={!!product} errors={errors} />
       </div>
     </Form>
   );

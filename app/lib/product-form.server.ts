@@ -2,18 +2,20 @@ import { parseWith, readMultipart } from "./api.server";
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "./file-types";
 import { FIX_FIELDS } from "./forms";
 import { HttpError, type FieldErrors } from "./http";
-import { productInputSchema, type ProductInput } from "./schemas/product";
+import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "./product-images";
+import { picturesInputSchema, productInputSchema, type PicturesInput, type ProductInput } from "./schemas/product";
 import { readProductImage, type ImageUpload } from "~/services/catalogue.server";
+import { readProductImages, type PictureChanges } from "~/services/product-images.server";
 
 /** The add and update forms, read into the API's product shape (numbers and the checkbox converted here, once). */
 export type ProductFormRead =
-  | { ok: true; input: ProductInput; image: ImageUpload | null }
+  | { ok: true; input: ProductInput; pictures: Required<Pick<PictureChanges, "added">> & PictureChanges }
   | { ok: false; message: string; fieldErrors: FieldErrors };
 
 export async function readProductForm(request: Request): Promise<ProductFormRead> {
   let form: FormData;
   try {
-    form = await readMultipart(request, PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
+    form = await readMultipart(request, PRODUCT_IMAGES_MAX * PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
   } catch (error) {
     if (error instanceof HttpError) return { ok: false, message: error.message, fieldErrors: { imageFile: [error.message] } };
     throw error;
@@ -26,7 +28,9 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
   const sizes = readSizeRows(form);
   const fieldErrors: FieldErrors = {};
   let input: ProductInput | undefined;
-  let image: ImageUpload | null = null;
+  let first: ImageUpload | null = null;
+  let added: ImageUpload[] = [];
+  let keep: PicturesInput | undefined;
   try {
     input = parseWith(productInputSchema, {
       name: text("name"),
@@ -49,13 +53,43 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
     }
   }
   try {
-    image = await readProductImage(form.get("imageFile"));
+    // `imageFile` is the form as it was before pictures were many (one file, the first picture).
+    first = await readProductImage(form.get("imageFile"));
+    const files = form.getAll("imageFiles").filter((file) => typeof file !== "string" && file.size > 0);
+    if (files.length > PRODUCT_IMAGES_MAX) throw new HttpError(400, PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
+    added = await readProductImages(files, "imageFiles", readProductImage);
+    keep = currentPictures(form);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     Object.assign(fieldErrors, error.fieldErrors);
   }
   if (!input || Object.keys(fieldErrors).length) return { ok: false, message: FIX_FIELDS, fieldErrors };
-  return { ok: true, input, image };
+  return { ok: true, input, pictures: { first, added, keep } };
+}
+
+/**
+ * The update form's list of current pictures, as the API's `images`: each listed picture (`picture`, in the order
+ * shown) has a position box, an alt text and a Remove checkbox; the `first` radio puts one at the front. Positions
+ * that are blank or not numbers keep the order shown. Undefined when the form lists none (the add form).
+ */
+function currentPictures(form: FormData): PicturesInput | undefined {
+  const shown = form.getAll("picture").filter((value): value is string => typeof value === "string");
+  if (!shown.length) return undefined;
+  const removed = new Set(form.getAll("remove"));
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const ordered = shown
+    .map((id, index) => ({ id, index, position: Number.parseFloat(text(`position-${id}`)) }))
+    .filter(({ id }) => !removed.has(id))
+    .sort((a, b) => (Number.isFinite(a.position) ? a.position : a.index + 1) - (Number.isFinite(b.position) ? b.position : b.index + 1) || a.index - b.index);
+  const first = text("first");
+  const kept = [...ordered.filter(({ id }) => id === first), ...ordered.filter(({ id }) => id !== first)];
+  return parseWith(
+    picturesInputSchema,
+    kept.map(({ id }) => ({ id: Number(id), altText: text(`altText-${id}`) })),
+  );
 }
 
 /**

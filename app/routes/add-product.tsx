@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readProductForm(request);
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
   try {
-    const product = await createProduct(context.db, context.cloudflare.env.BUCKET, form.input, form.image);
+    const product = await createProduct(context.db, context.cloudflare.env.BUCKET, form.input, [...(form.pictures.first ? [form.pictures.first] : []), ...form.pictures.added]);
     return redirect(`/product/${product.id}?saved=1`);
   } catch (error) {
     if (error instanceof HttpError) return data({ message: `Error adding product: ${error.message}.`, fieldErrors: error.fieldErrors }, { status: error.status });

@@ -4,7 +4,7 @@ import { readFormData } from "~/lib/forms";
 
 import { AddToCartButton, useAddToCart } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
-import { ProductImage } from "~/components/ProductImage";
+import { Gallery } from "~/components/Gallery";
 import { SizePicker } from "~/components/SizePicker";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
@@ -16,6 +16,7 @@ import { hasSizeChoice } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
+import { picturesQuery, toImageViews } from "~/services/product-images.server";
 import { getProductReviews, mayDeleteReview, mayEditReview, type ReviewRecord } from "~/services/reviews.server";
 import { getOptionalUser, requireAdmin } from "~/services/session.server";
 import { loadSizes } from "~/services/sizes.server";
@@ -36,8 +37,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
   // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
-  const [page, sizes] = await Promise.all([getProductReviews(context.db, id, { viewer: user, limit: shown }), loadSizes(context.db, [id])]);
+  // The pictures and the sizes are read beside the rest, not after it.
+  const [page, pictures, sizes] = await Promise.all([getProductReviews(context.db, id, { viewer: user, limit: shown }), picturesQuery(context.db, id), loadSizes(context.db, [id])]);
   if (!page) throw data(null, { status: 404 });
+  const images = toImageViews(page.product, pictures);
+  // ?image=n (1 for the first) is the picture shown, so the gallery works without JavaScript.
+  const asked = Number(url.searchParams.get("image"));
+  const image = Number.isInteger(asked) && asked >= 1 && asked <= images.length ? asked - 1 : 0;
   const isAdmin = user?.role === "ROLE_ADMIN";
   // Loader data is serialised into the HTML and the .data answers: only the fields the page shows, no e-mail, no
   // author id. What the viewer may do is the service's decision, by user id.
@@ -59,7 +65,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     shown,
     viewer: user ? (isAdmin ? "admin" : "customer") : "visitor",
   };
-  return { product: page.product, sizes: sizes.get(id) ?? [], reviews, origin: url.origin };
+  return { product: page.product, images, image, sizes: sizes.get(id) ?? [], reviews, origin: url.origin };
 }
 
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
@@ -123,7 +129,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
 }
 
 export default function ProductPage() {
-  const { product, sizes, reviews } = useLoaderData<typeof loader>();
+  const { product, images, image, sizes, reviews } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -154,9 +160,7 @@ export default function ProductPage() {
         </Link>
       </nav>
       <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
-        <div className="self-start overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800">
-          <ProductImage src={product.imageUrl} alt={`${product.brand} ${product.name}`} loading="eager" fetchPriority="high" className={`aspect-square w-full object-cover ${available ? "" : "opacity-60 grayscale"}`} />
-        </div>
+        <Gallery key={product.id} images={images} fallbackUrl={product.imageUrl} label={`${product.brand} ${product.name}`} initial={image} dimmed={!available} />
         <div>
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <span className="rounded-full bg-brand-50 px-3 py-1 font-semibold text-brand-700 dark:bg-slate-800 dark:text-brand-300">{product.category}</span>

@@ -30,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readProductForm(request);
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
   try {
-    await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.image);
+    await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
     return redirect(`/product/${id}?saved=1`);
   } catch (error) {
     if (error instanceof HttpError) return data({ message: UPDATE_FAILED, fieldErrors: error.fieldErrors }, { status: error.status });

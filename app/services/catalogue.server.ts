@@ -6,12 +6,14 @@ import type { Category } from "~/lib/constants";
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffFileType } from "~/lib/file-types";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { HttpError, badRequest, notFound } from "~/lib/http";
+import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE } from "~/lib/sizes";
 import { type Db, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
+import { etagFor, measured, picturesQuery, savePictures, toImageViews, type PictureChanges } from "./product-images.server";
 
-const { products, catalogueCounts } = schema;
+const { products, catalogueCounts, productImages } = schema;
 type ProductRow = typeof products.$inferSelect;
 
 export const PRODUCT_NOT_FOUND = "Product not found";
@@ -188,16 +190,21 @@ export async function findProductRow(db: Db, id: number): Promise<ProductRow | n
   return row ?? null;
 }
 
+/** The product with all its pictures (`images`), one D1 round trip. */
 export async function getProduct(db: Db, id: number): Promise<ProductView> {
-  const row = await findProductRow(db, id);
+  const [[row], pictures] = await db.batch([db.select().from(products).where(eq(products.id, id)).limit(1), picturesQuery(db, id)]);
   if (!row) throw notFound(PRODUCT_NOT_FOUND);
-  return toProductView(row);
+  const view = toProductView(row);
+  return { ...view, images: toImageViews(view, pictures) };
 }
 
 export interface ImageUpload {
   bytes: Uint8Array;
   type: string;
   name: string;
+  /** Read from the header; null when it cannot be read. */
+  width: number | null;
+  height: number | null;
 }
 
 /** An uploaded product picture, checked by its bytes; null when no file was chosen. */
@@ -209,7 +216,7 @@ export async function readProductImage(file: FormDataEntryValue | null): Promise
   if (!type || !PRODUCT_IMAGE_TYPES.includes(type)) {
     throw new HttpError(415, PRODUCT_IMAGE_MESSAGES.type, { imageFile: [PRODUCT_IMAGE_MESSAGES.type] });
   }
-  return { bytes, type, name: file.name.slice(0, 200) || "image" };
+  return { bytes, type, name: file.name.slice(0, 200) || "image", ...measured(bytes, type) };
 }
 
 /** The product's own columns; its stock is its sizes' (see sizes.server.ts), which the database sums. */
@@ -225,48 +232,40 @@ function productValues(input: ProductInput) {
   };
 }
 
-async function storeImage(bucket: R2Bucket, productId: number, image: ImageUpload) {
-  const key = `products/${productId}/${crypto.randomUUID()}`;
-  await bucket.put(key, image.bytes, { httpMetadata: { contentType: image.type, cacheControl: "public, max-age=31536000, immutable" } });
-  return { imageKey: key, imageType: image.type, imageName: image.name };
-}
-
-export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInput, image: ImageUpload | null): Promise<ProductView> {
-  if (!image) throw badRequest("An image file is required", { imageFile: ["Please choose an image"] });
+/** A product and its pictures (the first is the card's): 400 without any, at most 8. */
+export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInput, images: ImageUpload[]): Promise<ProductView> {
+  if (!images.length) throw badRequest("An image file is required", { imageFile: ["Please choose an image"] });
+  if (images.length > PRODUCT_IMAGES_MAX) throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
   const [created] = await db.insert(products).values(productValues(input)).returning({ id: products.id });
   try {
-    const stored = await storeImage(bucket, created.id, image);
-    await db.batch([db.update(products).set(stored).where(eq(products.id, created.id)), ...insertSizes(db, created.id, newProductSizes(input))]);
-    // Read back: the stock is what the sizes' triggers summed.
-    return toProductView((await findProductRow(db, created.id))!);
+    await savePictures(db, bucket, created.id, { added: images }, insertSizes(db, created.id, newProductSizes(input)));
   } catch (error) {
-    // Never leave a product without its picture and its sizes.
+    // Never leave a product without its pictures and its sizes.
     await db.delete(products).where(eq(products.id, created.id));
     throw error;
   }
+  return getProduct(db, created.id);
 }
 
-export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, image: ImageUpload | null): Promise<ProductView> {
+/** The product's fields and its pictures as asked (see PictureChanges), in one batch. */
+export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, changes: PictureChanges): Promise<ProductView> {
   const existing = await findProductRow(db, id);
   if (!existing) throw notFound(PRODUCT_NOT_FOUND);
   const sizes = await sizeUpdates(db, id, input);
-  const stored = image ? await storeImage(bucket, id, image) : null;
-  const results = await db.batch([db.update(products).set({ ...productValues(input), ...stored }).where(eq(products.id, id)).returning({ id: products.id }), ...sizes]);
-  const row = results[0].length ? await findProductRow(db, id) : null;
-  if (!row) {
-    // Deleted meanwhile: the new picture has no product to belong to.
-    if (stored) await bucket.delete(stored.imageKey);
-    throw notFound(PRODUCT_NOT_FOUND);
-  }
-  if (stored && existing.imageKey) await bucket.delete(existing.imageKey);
-  return toProductView(row);
+  await savePictures(db, bucket, id, changes, [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...sizes]);
+  return getProduct(db, id);
 }
 
-/** Removes the product and its picture; order lines keep the copied name and price (their product_id becomes null). */
+/** Removes the product and all its pictures; order lines keep the copied name and price (their product_id becomes null). */
 export async function deleteProduct(db: Db, bucket: R2Bucket, id: number): Promise<void> {
-  const [deleted] = await db.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey });
+  const [pictures, [deleted]] = await db.batch([
+    db.select({ key: productImages.key }).from(productImages).where(eq(productImages.productId, id)),
+    db.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey }),
+  ]);
   if (!deleted) throw notFound(PRODUCT_NOT_FOUND);
-  if (deleted.imageKey) await bucket.delete(deleted.imageKey);
+  // A product written before pictures were many (or by the bench) may have only the one image key.
+  const keys = new Set([...pictures.map((picture) => picture.key), ...(deleted.imageKey ? [deleted.imageKey] : [])]);
+  if (keys.size) await bucket.delete([...keys]);
 }
 
 export interface ProductImage {
@@ -286,12 +285,9 @@ export async function getProductImage(db: Db, bucket: R2Bucket, id: number, ifNo
     .where(eq(products.id, id))
     .limit(1);
   if (!row?.imageKey) throw notFound(row ? "Image not found" : PRODUCT_NOT_FOUND);
-  const uuid = row.imageKey.split("/").pop() as string;
-  const etag = `"${uuid}"`;
-  const versioned = version === uuid;
+  const { etag, matches } = etagFor(row.imageKey, ifNoneMatch);
+  const versioned = version === row.imageKey.split("/").pop();
   const type = row.imageType ?? "application/octet-stream";
-  // If-None-Match compares weakly (RFC 9110): a cache may have weakened the tag to W/"...".
-  const matches = ifNoneMatch?.split(",").some((tag) => ["*", etag].includes(tag.trim().replace(/^W\//, "")));
   if (matches) return { etag, type, body: null, versioned };
   const object = await bucket.get(row.imageKey);
   if (!object) throw notFound("Image not found");

@@ -49,6 +49,11 @@ export interface DrawProductOptions {
   seed: number;
   /** Output width and height in pixels (default 640). */
   size?: number;
+  /**
+   * The camera: "side" (default, toe to the right), "other-side" (mirrored: the other shoe of the pair, toe to the
+   * left) or "close" (nearer, on the front half), so one product gets pictures from several angles.
+   */
+  view?: "side" | "other-side" | "close";
 }
 
 /* ------------------------------------------------------------------ helpers */
@@ -1627,9 +1632,16 @@ export function renderProduct(opts: DrawProductOptions): { width: number; height
 
   // fit the product box into the frame (design units), slightly below centre
   const [bx0, by0, bx1, by1] = spec.box;
-  const fit = Math.min(820 / (bx1 - bx0), 700 / (by1 - by0), 1.35) * range(rng, 0.97, 1.0);
-  const ox = 500 - ((bx0 + bx1) / 2) * fit;
+  const close = opts.view === "close";
+  const fit = Math.min(820 / (bx1 - bx0), 700 / (by1 - by0), 1.35) * range(rng, 0.97, 1.0) * (close ? 1.6 : 1);
+  // Close up, the front three quarters of the product fill the frame (its back runs off the left edge).
+  const ox = 500 - (close ? bx0 + (bx1 - bx0) * 0.62 : (bx0 + bx1) / 2) * fit;
   const oy = 515 - ((by0 + by1) / 2) * fit;
+  // The backdrop is symmetric, so mirroring everything after it shows the pair's other shoe.
+  if (opts.view === "other-side") {
+    c.translate(1000, 0);
+    c.scale(-1, 1);
+  }
   const [sx, sy, srx, sry] = spec.shadow;
   floorShadow(c, pal, ox + sx * fit, oy + sy * fit, srx * fit, sry * fit);
 

@@ -235,9 +235,9 @@ test("an admin adds a product with a picture, finds it on the grid, updates it a
     await available.check();
 
     // The picture: a preview appears before anything is uploaded.
-    await expect(page.getByRole("img", { name: "Preview of the product image" })).toHaveCount(0);
-    await page.getByLabel("Image", { exact: true }).setInputFiles(picture);
-    const preview = page.getByRole("img", { name: "Preview of the product image" });
+    await expect(page.getByRole("img", { name: "Preview of new picture 1" })).toHaveCount(0);
+    await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles(picture);
+    const preview = page.getByRole("img", { name: "Preview of new picture 1" });
     await expect(preview).toBeVisible();
     await expect(preview).toHaveAttribute("src", /^blob:/);
     await expect.poll(() => naturalWidth(preview)).toBe(PICTURE_WIDTH);
@@ -286,7 +286,8 @@ test("an admin adds a product with a picture, finds it on the grid, updates it a
     await expect(page.getByLabel("Stock of size 1", { exact: true })).toHaveValue("7");
     await expect(page.getByTestId("sizes-total")).toHaveText("7");
     await expect(page.getByLabel("Release date", { exact: true })).toHaveValue(releaseDate);
-    await expect(page.getByRole("img", { name: "Preview of the product image" })).toHaveAttribute("src", new RegExp(`/api/product/${id}/image`));
+    // The current pictures: the one added, as picture 1 (served by /images/1).
+    await expect(page.getByRole("img", { name: `${brand} ${name}`, exact: true })).toHaveAttribute("src", new RegExp(`/api/product/${id}/images/1\\?v=`));
 
     const newName = `${name} Mk II`;
     await nameField.fill(newName);
@@ -336,7 +337,7 @@ test("the add form refuses an empty name, says so next to the field, and creates
   await page.getByLabel("Category", { exact: true }).selectOption("Kids");
   await page.getByLabel("Stock of size 1", { exact: true }).fill("3");
   await page.getByLabel("Release date", { exact: true }).fill("2026-01-15");
-  await page.getByLabel("Image", { exact: true }).setInputFiles(picture);
+  await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles(picture);
   await page.getByRole("button", { name: "Add Product", exact: true }).click();
 
   const name = page.getByLabel("Name", { exact: true });

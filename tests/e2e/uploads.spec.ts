@@ -180,7 +180,7 @@ test.describe("oversized uploads answer 413 with the message", () => {
       await page.getByLabel("Category").selectOption("Gents");
       await page.getByLabel("Stock of size 1", { exact: true }).fill("1");
       await page.getByLabel("Release date").fill("2026-01-01");
-      await page.getByLabel("Image", { exact: true }).setInputFiles({ name: "big.png", mimeType: "image/png", buffer: bigPng() });
+      await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles({ name: "big.png", mimeType: "image/png", buffer: bigPng() });
       const answer = page.waitForResponse((response) => response.request().method() === "POST");
       await page.getByRole("button", { name: /Add Product/i }).last().click();
       expect((await answer).status()).toBeGreaterThanOrEqual(400);

@@ -197,7 +197,7 @@ describe("add product screen", () => {
   it("an admin gets the form", async () => {
     const { response, html } = await page("/add_product", adminCookie);
     expect(response.status).toBe(200);
-    for (const name of ["name", "brand", "description", "price", "category", "stockQuantity", "releaseDate", "productAvailable", "imageFile"]) {
+    for (const name of ["name", "brand", "description", "price", "category", "stockQuantity", "releaseDate", "productAvailable", "imageFiles"]) {
       expect(html, name).toContain(`name="${name}"`);
     }
     expect(html).toMatch(/enctype="multipart\/form-data"/i);
@@ -271,7 +271,7 @@ describe("add product screen", () => {
     const before = await countProducts();
     const response = await postMultipartForm("/add_product", screenProductForm({}, null), { cookie: adminCookie });
     expect(response.status).toBe(400);
-    expect(fieldError(await response.text(), "imageFile")).toBe("Please choose an image");
+    expect(fieldError(await response.text(), "imageFiles")).toBe("Please choose an image");
     expect(await countProducts()).toBe(before);
   });
 
@@ -279,7 +279,7 @@ describe("add product screen", () => {
     const before = { products: await countProducts(), keys: await r2Keys() };
     const response = await postMultipartForm("/add_product", screenProductForm({}, { bytes: TEXT_BYTES, name: "x.png", type: "image/png" }), { cookie: adminCookie });
     expect([400, 415]).toContain(response.status);
-    expect(fieldError(await response.text(), "imageFile")).toMatch(/JPEG, PNG, WebP or GIF/);
+    expect(fieldError(await response.text(), "imageFiles")).toMatch(/JPEG, PNG, WebP or GIF/);
     expect(await countProducts()).toBe(before.products);
     expect(await r2Keys()).toEqual(before.keys);
   });

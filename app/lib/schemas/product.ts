@@ -3,6 +3,7 @@ import { z } from "../zod";
 import { CATEGORIES, SORTS } from "../constants";
 import { rupeesToCents } from "../format";
 import { SIZE_LABEL_MAX, SIZES_MAX } from "../sizes";
+import { ALT_TEXT_MAX, PRODUCT_IMAGES_MAX } from "../product-images";
 
 export const PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 100;
@@ -64,6 +65,30 @@ export const productInputSchema = z.object({
 });
 export type ProductInput = z.infer<typeof productInputSchema>;
 
+/** One picture of a product; `n` in its URL is its place, 1 for the first. */
+export const productImageSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  alt: z.string(),
+  altText: z.string().nullable(),
+  name: z.string(),
+  type: z.string(),
+});
+export type ProductImageView = z.infer<typeof productImageSchema>;
+
+/** The API's `images` part and the update form: the current pictures to keep, first to last, with their alt text. */
+export const picturesInputSchema = z
+  .array(
+    z.object({
+      id: z.number({ error: "A picture's id must be a number" }).int().positive(),
+      altText: z.string().trim().max(ALT_TEXT_MAX, `Alt text must be at most ${ALT_TEXT_MAX} characters`).nullable().optional(),
+    }),
+  )
+  .max(PRODUCT_IMAGES_MAX, `A product has at most ${PRODUCT_IMAGES_MAX} pictures`);
+export type PicturesInput = z.infer<typeof picturesInputSchema>;
+
 /** The product as the API returns it (API.md), plus the fields a shop page needs. */
 export const productSchema = z.object({
   id: z.number().int(),
@@ -79,6 +104,8 @@ export const productSchema = z.object({
   imageUrl: z.string().nullable(),
   averageRating: z.number().nullable(),
   reviewCount: z.number().int(),
+  /** Every picture, first to last: on GET /product/{id} and the answers of POST and PUT (the lists leave it out). */
+  images: z.array(productImageSchema).optional(),
 });
 export type ProductView = z.infer<typeof productSchema>;
 

@@ -1,8 +1,11 @@
 import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "~/lib/file-types";
-import { apiProductSchema, productInputSchema } from "~/lib/schemas/product";
+import { HttpError } from "~/lib/http";
+import { PRODUCT_IMAGES_MAX } from "~/lib/product-images";
+import { apiProductSchema, picturesInputSchema, productInputSchema } from "~/lib/schemas/product";
 import { createProduct, deleteProduct, getProduct, getProductImage, readProductImage, updateProduct } from "~/services/catalogue.server";
 import type { Db } from "~/services/db.server";
+import { getProductImageAt, readProductImages } from "~/services/product-images.server";
 import { withSizes } from "~/services/sizes.server";
 
 const withItsSizes = async <T extends { id: number }>(db: Db, product: T) => (await withSizes(db, [product]))[0];
@@ -11,47 +14,58 @@ const adminErrors = {
   400: { description: "Bad input" },
   401: { description: "No token, or an invalid or expired one" },
   403: { description: "Not an admin" },
+  409: { description: "The pictures were changed by someone else meanwhile (PUT)" },
   413: { description: "Image larger than 5 MB" },
   415: { description: "Image is not a JPEG, PNG, WebP or GIF (by its bytes)" },
 } as const;
-const multipart = { product: productInputSchema, imageFile: "binary" } as const;
+// `imageFiles` (repeated) and `images` came with several pictures a product; `imageFile` keeps its meaning.
+const multipart = { product: productInputSchema, imageFile: "binary", imageFiles: "binary", images: picturesInputSchema } as const;
 
+/** The product part and the pictures of an admin's multipart body; the body may hold 8 pictures of 5 MB. */
 async function readProductForm(request: Request) {
-  const form = await readMultipart(request, PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
+  const form = await readMultipart(request, PRODUCT_IMAGES_MAX * PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
   const input = await parseJsonField(form, "product", productInputSchema);
-  return { input, image: await readProductImage(form.get("imageFile")) };
+  const files = form.getAll("imageFiles");
+  // Refused before any file is read: a ninth picture is an answer, not work.
+  if (files.length > PRODUCT_IMAGES_MAX) throw new HttpError(400, `A product has at most ${PRODUCT_IMAGES_MAX} pictures`, { imageFiles: [`A product has at most ${PRODUCT_IMAGES_MAX} pictures`] });
+  const first = await readProductImage(form.get("imageFile"));
+  const added = await readProductImages(files, "imageFiles", readProductImage);
+  const keep = form.has("images") ? await parseJsonField(form, "images", picturesInputSchema) : undefined;
+  return { input, first, added, keep };
 }
 
 export const productApi = apiResource("/api/product", {
   "POST /": endpoint({
-    summary: "Add a product (admin): multipart with `product` (JSON; optional `sizes` [{label, stockQuantity}], else one 'One size' holding stockQuantity) and `imageFile`",
+    summary:
+      "Add a product (admin): multipart with `product` (JSON; optional `sizes` [{label, stockQuantity}], else one 'One size' holding stockQuantity) and its pictures: `imageFile` (the first) and/or `imageFiles` (repeated, in order); 1 to 8 pictures, each a JPEG, PNG, WebP or GIF of at most 5 MB",
     auth: "admin",
     multipart,
     responses: { 201: { description: "The new product", schema: apiProductSchema }, ...adminErrors },
     handler: async ({ request, context }) => {
-      const { input, image } = await readProductForm(request);
-      return json(await withItsSizes(context.db, await createProduct(context.db, context.cloudflare.env.BUCKET, input, image)), { status: 201 });
+      const { input, first, added } = await readProductForm(request);
+      return json(await withItsSizes(context.db, await createProduct(context.db, context.cloudflare.env.BUCKET, input, [...(first ? [first] : []), ...added])), { status: 201 });
     },
   }),
   "GET /{id}": endpoint({
-    summary: "One product",
+    summary: "One product, with `images`: all its pictures, first to last",
     auth: "none",
     responses: { 200: { description: "The product", schema: apiProductSchema }, 404: { description: "No such product" } },
     handler: async ({ context, params }) => json(await withItsSizes(context.db, await getProduct(context.db, idParam(params.id, "Product")))),
   }),
   "PUT /{id}": endpoint({
-    summary: "Update a product (admin); without `imageFile` the image is kept. With `sizes`, the sizes become those listed (by id; without an id, new); without, stockQuantity sets a one-size product's stock",
+    summary:
+      "Update a product (admin). Sizes: with `sizes`, the sizes become those listed (by id; without an id, new); without, stockQuantity sets a one-size product's stock. Pictures: `images` (JSON, optional) lists the current pictures to keep by id, first to last, with their `altText`; those left out are removed; absent keeps them all. `imageFile` (optional) then takes the place of the first picture; `imageFiles` (repeated) are added after the others. At most 8 in all, at least 1",
     auth: "admin",
     multipart,
     responses: { 200: { description: "The updated product", schema: apiProductSchema }, ...adminErrors, 404: { description: "No such product" } },
     handler: async ({ request, context, params }) => {
       const id = idParam(params.id, "Product");
-      const { input, image } = await readProductForm(request);
-      return json(await withItsSizes(context.db, await updateProduct(context.db, context.cloudflare.env.BUCKET, id, input, image)));
+      const { input, first, added, keep } = await readProductForm(request);
+      return json(await withItsSizes(context.db, await updateProduct(context.db, context.cloudflare.env.BUCKET, id, input, { first, added, keep })));
     },
   }),
   "DELETE /{id}": endpoint({
-    summary: "Delete a product and its image (admin); past orders keep their lines",
+    summary: "Delete a product and all its pictures (admin); past orders keep their lines",
     auth: "admin",
     responses: { 204: { description: "Deleted" }, 401: adminErrors[401], 403: adminErrors[403], 404: { description: "No such product" } },
     handler: async ({ context, params }) => {
@@ -60,7 +74,7 @@ export const productApi = apiResource("/api/product", {
     },
   }),
   "GET /{id}/image": endpoint({
-    summary: "The product's picture, with its real Content-Type, a strong ETag and Cache-Control; 304 on a matching If-None-Match",
+    summary: "The product's first picture, with its real Content-Type, a strong ETag and Cache-Control; 304 on a matching If-None-Match",
     auth: "none",
     responses: {
       200: { description: "The image bytes", contentType: "image/*" },
@@ -78,6 +92,31 @@ export const productApi = apiResource("/api/product", {
       const headers = {
         ETag: image.etag,
         // A URL with ?v=<current key> never changes meaning: cache it for a year. A bare URL is revalidated.
+        "Cache-Control": image.versioned ? "public, max-age=31536000, immutable" : "public, max-age=300, must-revalidate",
+        "Content-Type": image.type,
+      };
+      return new Response(image.body, { status: image.body ? 200 : 304, headers });
+    },
+  }),
+  "GET /{id}/images/{n}": endpoint({
+    summary: "Picture n of the product (1 is the first, as `images` lists them), served as /image serves the first: real Content-Type, strong ETag, Cache-Control (immutable with the `?v=` of its `url`); 304 on a matching If-None-Match",
+    auth: "none",
+    responses: {
+      200: { description: "The image bytes", contentType: "image/*" },
+      304: { description: "Not modified" },
+      404: { description: "No such product, or no picture n" },
+    },
+    handler: async ({ request, context, params }) => {
+      const image = await getProductImageAt(
+        context.db,
+        context.cloudflare.env.BUCKET,
+        idParam(params.id, "Product"),
+        idParam(params.n, "Image"),
+        request.headers.get("If-None-Match"),
+        new URL(request.url).searchParams.get("v"),
+      );
+      const headers = {
+        ETag: image.etag,
         "Cache-Control": image.versioned ? "public, max-age=31536000, immutable" : "public, max-age=300, must-revalidate",
         "Content-Type": image.type,
       };

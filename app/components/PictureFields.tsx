@@ -1,0 +1,120 @@
+import { useEffect, useState } from "react";
+
+import { ALT_TEXT_MAX, PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
+import type { ProductImageView } from "~/lib/schemas/product";
+import { Field } from "./Field";
+import { IMAGE_SIZE } from "./ProductImage";
+
+const ACCEPT = "image/jpeg,image/png,image/webp,image/gif";
+const SMALL_BUTTON = "btn-secondary min-h-9 px-3 text-xs";
+
+/**
+ * The product forms' pictures. The update form lists the current ones: each with its alt text, a Remove box, and
+ * (without JavaScript) a position box and a "Make first" radio, read by lib/product-form.server.ts; with JavaScript,
+ * Move up / Move down / Make first buttons reorder the list and the positions travel in hidden fields. New pictures
+ * come from one multiple file input, previewed before they are sent.
+ */
+export function PictureFields({ images = [], isUpdate, errors }: { images?: ProductImageView[]; isUpdate: boolean; errors?: Record<string, string[] | undefined> }) {
+  const [order, setOrder] = useState(() => images.map((image) => image.id));
+  const [previews, setPreviews] = useState<{ url: string; name: string }[]>([]);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => () => previews.forEach((preview) => URL.revokeObjectURL(preview.url)), [previews]);
+  const byId = new Map(images.map((image) => [image.id, image]));
+  const move = (from: number, to: number) =>
+    setOrder((ids) => {
+      const next = ids.filter((_, index) => index !== from);
+      next.splice(to, 0, ids[from]);
+      return next;
+    });
+  const fileErrors = errors?.imageFiles ?? errors?.imageFile ?? errors?.images;
+  const tooMany = order.length + previews.length > PRODUCT_IMAGES_MAX;
+
+  return (
+    // min-w-0: a fieldset is at least as wide as its content by default, which pushed phones sideways.
+    <fieldset className="min-w-0 space-y-4">
+      {/* The add form's file input says "Pictures" itself. */}
+      {isUpdate && <legend className="field-label">Pictures</legend>}
+      {order.length > 0 && (
+        <ol className="space-y-3" aria-label="Current pictures">
+          {order.map((id, index) => {
+            const image = byId.get(id)!;
+            const label = `picture ${index + 1}`;
+            return (
+              <li key={id} className="flex gap-3 rounded-xl border border-slate-200 p-3 has-[.remove:checked]:opacity-50 dark:border-slate-800" data-testid="current-picture">
+                <input type="hidden" name="picture" value={id} />
+                <img src={image.url} alt={image.alt} width={image.width ?? IMAGE_SIZE} height={image.height ?? IMAGE_SIZE} className="size-20 shrink-0 rounded-lg bg-slate-100 object-cover dark:bg-slate-800" />
+                <div className="min-w-0 flex-1 space-y-2">
+                  <p className="truncate text-sm font-medium">
+                    {index === 0 ? "1. The card's picture" : `${index + 1}.`} <span className="font-normal text-slate-600 dark:text-slate-400">{image.name}</span>
+                  </p>
+                  <Field name={`altText-${id}`} label="Alt text" defaultValue={image.altText ?? ""} maxLength={ALT_TEXT_MAX} className="[&_input]:min-h-9 [&_input]:py-1 [&_input]:text-sm [&_label]:text-xs" />
+                  <div className="flex flex-wrap items-center gap-2 text-sm">
+                    {hydrated ? (
+                      <>
+                        <input type="hidden" name={`position-${id}`} value={index + 1} />
+                        <button type="button" className={SMALL_BUTTON} disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={`Move up: ${label}`}>
+                          Move up
+                        </button>
+                        <button type="button" className={SMALL_BUTTON} disabled={index === order.length - 1} onClick={() => move(index, index + 1)} aria-label={`Move down: ${label}`}>
+                          Move down
+                        </button>
+                        <button type="button" className={SMALL_BUTTON} disabled={index === 0} onClick={() => move(index, 0)} aria-label={`Make first: ${label}`}>
+                          Make first
+                        </button>
+                      </>
+                    ) : (
+                      <>
+                        <label className="flex items-center gap-2">
+                          Position
+                          <input type="number" name={`position-${id}`} defaultValue={index + 1} min={1} max={PRODUCT_IMAGES_MAX} className="field-input min-h-9 w-16 py-1" />
+                        </label>
+                        <label className="flex min-h-9 items-center gap-2">
+                          <input type="radio" name="first" value={id} defaultChecked={index === 0} className="size-4 accent-brand-600" />
+                          Make first
+                        </label>
+                      </>
+                    )}
+                    <label className="flex min-h-9 items-center gap-2">
+                      <input type="checkbox" name="remove" value={id} className="remove size-4 accent-red-600" aria-label={`Remove ${label}`} />
+                      Remove
+                    </label>
+                  </div>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <Field
+        name="imageFiles"
+        label={isUpdate ? "Add pictures" : "Pictures (the first is the card's)"}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        required={!isUpdate}
+        errors={fileErrors}
+        hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.`}
+        onChange={(event) => setPreviews([...(event.currentTarget.files ?? [])].map((file) => ({ url: URL.createObjectURL(file), name: file.name })))}
+        className="[&_input]:py-2"
+      />
+      {tooMany && (
+        <p role="status" className="field-error">
+          {PICTURE_MESSAGES.tooMany}: remove some before saving.
+        </p>
+      )}
+      {previews.length > 0 ? (
+        <ul className="grid grid-cols-3 gap-2" aria-label="New pictures">
+          {previews.map((preview, index) => (
+            <li key={preview.url} className="overflow-hidden rounded-xl border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
+              <img src={preview.url} alt={`Preview of new picture ${index + 1}`} width={IMAGE_SIZE} height={IMAGE_SIZE} className="aspect-square w-full object-cover" />
+              <p className="truncate px-2 py-1 text-xs text-slate-600 dark:text-slate-400">{preview.name}</p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        !isUpdate && <p className="flex aspect-[3/1] items-center justify-center rounded-2xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">The pictures you choose show here.</p>
+      )}
+    </fieldset>
+  );
+}

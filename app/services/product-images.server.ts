@@ -1,0 +1,192 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+
+import { HttpError, badRequest, conflict, notFound } from "~/lib/http";
+import { imageSize } from "~/lib/image-size";
+import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX, pictureAlt } from "~/lib/product-images";
+import type { PicturesInput, ProductImageView } from "~/lib/schemas/product";
+import type { ImageUpload } from "./catalogue.server";
+import { type Db, constraintFailure, schema } from "./db.server";
+
+// A product's pictures (up to 8, first to last): stored in R2 under products/{id}/{uuid}, listed in product_images.
+// The first one is mirrored into products.image_* by the triggers of migrations/0007.
+
+const { productImages } = schema;
+type PictureRow = typeof productImages.$inferSelect;
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const uuidOf = (key: string) => key.split("/").pop() as string;
+
+/** What an admin asks of a product's pictures. */
+export interface PictureChanges {
+  /** Takes the place of the first picture (the API's single `imageFile`, as before pictures were many). */
+  first?: ImageUpload | null;
+  /** New pictures, after the kept ones. */
+  added?: ImageUpload[];
+  /** The current pictures to keep, first to last, with their alt text; absent keeps them all as they are. */
+  keep?: PicturesInput;
+}
+
+export function picturesQuery(db: Db, productId: number) {
+  return db.select().from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position));
+}
+
+/** The pictures as the API and the screens show them: `n` in the URL is the place, the `v` the key, cached for good. */
+export function toImageViews(product: { id: number; brand: string; name: string }, rows: PictureRow[]): ProductImageView[] {
+  return rows.map((row, index) => ({
+    id: row.id,
+    url: `/api/product/${product.id}/images/${index + 1}?v=${uuidOf(row.key)}`,
+    width: row.width,
+    height: row.height,
+    alt: pictureAlt(product, index + 1, rows.length, row.altText),
+    altText: row.altText,
+    name: row.name,
+    type: row.contentType,
+  }));
+}
+
+export async function listProductImages(db: Db, product: { id: number; brand: string; name: string }): Promise<ProductImageView[]> {
+  return toImageViews(product, await picturesQuery(db, product.id));
+}
+
+/** Reads several uploads of one field; errors are keyed by that field and say which picture is at fault. */
+export async function readProductImages(
+  files: FormDataEntryValue[],
+  field: string,
+  read: (file: FormDataEntryValue | null) => Promise<ImageUpload | null>,
+): Promise<ImageUpload[]> {
+  const uploads: ImageUpload[] = [];
+  for (const file of files) {
+    try {
+      const upload = await read(file);
+      if (upload) uploads.push(upload);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      const name = typeof file === "string" ? "" : ` (${file.name})`;
+      const message = `${error.message}${name}`;
+      throw new HttpError(error.status, message, { [field]: [message] });
+    }
+  }
+  return uploads;
+}
+
+/** The size a picture's header gives, or nulls: a picture the parser cannot measure is still a picture. */
+export function measured(bytes: Uint8Array, type: string) {
+  const size = imageSize(bytes, type as Parameters<typeof imageSize>[1]);
+  return { width: size?.width ?? null, height: size?.height ?? null };
+}
+
+type Planned = { row: PictureRow; altText: string | null } | { upload: ImageUpload };
+
+/** The pictures after the changes, first to last, and the ones no longer there; 400 when that breaks a rule. */
+function plan(current: PictureRow[], changes: PictureChanges): { planned: Planned[]; removed: PictureRow[] } {
+  let kept: Planned[] = current.map((row) => ({ row, altText: row.altText }));
+  if (changes.keep) {
+    const seen = new Set<number>();
+    kept = changes.keep.map(({ id, altText }) => {
+      const row = current.find((picture) => picture.id === id);
+      if (!row) throw badRequest(PICTURE_MESSAGES.unknown, { images: [`${PICTURE_MESSAGES.unknown}: ${id}`] });
+      if (seen.has(id)) throw badRequest(PICTURE_MESSAGES.repeated, { images: [`${PICTURE_MESSAGES.repeated}: ${id}`] });
+      seen.add(id);
+      return { row, altText: altText === undefined ? row.altText : altText || null };
+    });
+  }
+  const planned: Planned[] = [
+    ...(changes.first ? [{ upload: changes.first }, ...kept.slice(1)] : kept),
+    ...(changes.added ?? []).map((upload) => ({ upload })),
+  ];
+  if (planned.length > PRODUCT_IMAGES_MAX) throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
+  if (planned.length === 0) throw badRequest(PICTURE_MESSAGES.none, { imageFiles: [PICTURE_MESSAGES.none] });
+  const staying = new Set(planned.flatMap((item) => ("row" in item ? [item.row.id] : [])));
+  return { planned, removed: current.filter((row) => !staying.has(row.id)) };
+}
+
+async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpload): Promise<string> {
+  const key = `products/${productId}/${crypto.randomUUID()}`;
+  await bucket.put(key, upload.bytes, { httpMetadata: { contentType: upload.type, cacheControl: IMMUTABLE } });
+  return key;
+}
+
+/**
+ * Writes a product's pictures as planned, with the other statements given (the product's own fields), in one batch:
+ * the rows read are deleted and the list written again in its new order (a position is unique per product, so rows
+ * cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
+ * pictures dropped leave R2 once it has succeeded. Someone else's change in between breaks the batch's unique
+ * position or key: 409, nothing changed.
+ */
+export async function savePictures(
+  db: Db,
+  bucket: R2Bucket,
+  productId: number,
+  changes: PictureChanges,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Drizzle statement of this database
+  before: any[] = [],
+): Promise<void> {
+  const current = await picturesQuery(db, productId);
+  const { planned, removed } = plan(current, changes);
+  const newKeys: string[] = [];
+  try {
+    const values = [];
+    for (const [position, item] of planned.entries()) {
+      if ("row" in item) {
+        values.push({ ...item.row, position, altText: item.altText });
+      } else {
+        const key = await storeUpload(bucket, productId, item.upload);
+        newKeys.push(key);
+        const { bytes, type, name } = item.upload;
+        values.push({ productId, position, key, contentType: type, name, ...measured(bytes, type) });
+      }
+    }
+    const readIds = current.map((row) => row.id);
+    await db.batch([
+      ...before,
+      ...(readIds.length ? [db.delete(productImages).where(and(eq(productImages.productId, productId), inArray(productImages.id, readIds)))] : []),
+      // One statement a row keeps each under D1's 100 bound parameters.
+      ...values.map((value) => db.insert(productImages).values(value)),
+    ] as unknown as Parameters<Db["batch"]>[0]);
+  } catch (error) {
+    if (newKeys.length) await bucket.delete(newKeys);
+    const failure = constraintFailure(error);
+    if (failure === "foreign-key") throw notFound("Product not found"); // deleted meanwhile
+    if (failure === "unique" || failure === "check") throw conflict("The pictures were changed meanwhile; please try again");
+    throw error;
+  }
+  if (removed.length) await bucket.delete(removed.map((row) => row.key));
+}
+
+export interface ServedImage {
+  etag: string;
+  type: string;
+  /** null when the caller's copy is current (304). */
+  body: ReadableStream | Uint8Array<ArrayBuffer> | null;
+  /** Whether the URL named this picture's current key, so it may be cached for good. */
+  versioned: boolean;
+}
+
+/** The strong ETag of a picture, its key's uuid, and whether an If-None-Match holds it (compared weakly, RFC 9110). */
+export function etagFor(key: string, ifNoneMatch: string | null): { etag: string; matches: boolean } {
+  const etag = `"${uuidOf(key)}"`;
+  const matches = !!ifNoneMatch?.split(",").some((tag) => ["*", etag].includes(tag.trim().replace(/^W\//, "")));
+  return { etag, matches };
+}
+
+/**
+ * Picture n (1 for the first) of a product, as GET /product/{id}/image serves the first: a 304 known from D1 alone.
+ * A picture moved by the migration has no size yet; the first time its bytes are read, the size is read from them.
+ */
+export async function getProductImageAt(db: Db, bucket: R2Bucket, productId: number, n: number, ifNoneMatch: string | null, version: string | null): Promise<ServedImage> {
+  const [row] = n > PRODUCT_IMAGES_MAX ? [] : await picturesQuery(db, productId).limit(1).offset(n - 1);
+  if (!row) {
+    const [product] = await db.select({ id: schema.products.id }).from(schema.products).where(eq(schema.products.id, productId)).limit(1);
+    throw notFound(product ? "Image not found" : "Product not found");
+  }
+  const { etag, matches } = etagFor(row.key, ifNoneMatch);
+  const versioned = version === uuidOf(row.key);
+  if (matches) return { etag, type: row.contentType, body: null, versioned };
+  const object = await bucket.get(row.key);
+  if (!object) throw notFound("Image not found");
+  if (row.width !== null) return { etag, type: row.contentType, body: object.body, versioned };
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  const size = measured(bytes, row.contentType);
+  if (size.width !== null) await db.update(productImages).set(size).where(eq(productImages.id, row.id));
+  return { etag, type: row.contentType, body: bytes, versioned };
+}
