@@ -55,6 +55,12 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
           {errors.sizes[0]}
         </p>
       )}
+      {/* A post that sends the product's stockQuantity itself (no sizes table) has its message here. */}
+      {errors?.stockQuantity && (
+        <p id="stockQuantity-error" role="alert" className="field-error">
+          {errors.stockQuantity[0]}
+        </p>
+      )}
       <table className="mt-3 w-full text-sm">
         <thead className="text-left text-xs uppercase tracking-wider text-slate-500 dark:text-slate-400">
           <tr>
@@ -84,9 +90,14 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
                     placeholder={row.id === undefined ? "New size, e.g. EU 42" : undefined}
                     aria-label={`Size ${index + 1}`}
                     aria-invalid={error ? true : undefined}
+                    aria-describedby={error ? `sizes-${index}-error` : undefined}
                     className="field-input"
                   />
-                  {error && <p className="field-error">{error}</p>}
+                  {error && (
+                    <p id={`sizes-${index}-error`} className="field-error">
+                      {error}
+                    </p>
+                  )}
                 </td>
                 <td className="py-1 pr-2">
                   <input

@@ -35,8 +35,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ ok: true, message: "Added to your cart" }, { headers });
 }
 
-function withParam(path: string, key: string, value: string): string {
+/** The page to go back to, with this add's outcome and without an earlier one's (a refusal, then a success). */
+function withParam(path: string, key: "added" | "cartError", value: string): string {
   const url = new URL(path, "http://local");
+  url.searchParams.delete("added");
+  url.searchParams.delete("cartError");
   url.searchParams.set(key, value);
   return url.pathname + url.search;
 }

@@ -37,6 +37,12 @@ async function shoeWithSoldOutSize(request: APIRequestContext, pick: "first" | "
 
 const sizeRadio = (page: Page, label: string) => page.getByRole("group", { name: "Size" }).getByRole("radio", { name: new RegExp(`^${label}\\b`) });
 
+/** Chooses a size as a shopper does, by its label (the radio itself is visually hidden inside it). */
+async function chooseSize(page: Page, label: string): Promise<void> {
+  await page.getByRole("group", { name: "Size" }).locator("label").filter({ has: page.getByText(label, { exact: true }) }).click();
+  await expect(sizeRadio(page, label)).toBeChecked();
+}
+
 test("a visitor chooses a size, keeps it through registering, and buys it", async ({ page, request }) => {
   test.slow();
   const { product, inStock } = await shoeWithSoldOutSize(request);
@@ -53,8 +59,7 @@ test("a visitor chooses a size, keeps it through registering, and buys it", asyn
   await expect(page.getByRole("alert").filter({ hasText: "Please select a size" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Cart, 0 items" }).first()).toBeVisible();
 
-  // The keyboard reaches the choice too: the focused group moves with the arrow keys (native radios).
-  await sizeRadio(page, inStock.label).check();
+  await chooseSize(page, inStock.label);
   await expect(page.getByText(new RegExp(`^(Only \\d+ left in ${inStock.label}|${inStock.label}: in stock)$`))).toBeVisible();
   await add.click();
   await expect(page.getByRole("link", { name: "Cart, 1 item" }).first()).toBeVisible();
@@ -91,6 +96,18 @@ test("a sold-out size is shown but cannot be chosen", async ({ page, request }) 
   await expect(radio).toBeDisabled();
   await expect(page.getByRole("group", { name: "Size" })).toContainText(soldOut.label);
   await expect(radio).not.toBeChecked();
+
+  // From the keyboard, the arrow keys move along the sizes and pass over the sold-out one.
+  const index = product.sizes.findIndex((size) => size.id === soldOut.id);
+  const before = product.sizes.slice(0, index).reverse().find((size) => size.stockQuantity > 0);
+  const after = product.sizes.slice(index + 1).find((size) => size.stockQuantity > 0);
+  if (before && after) {
+    await chooseSize(page, before.label);
+    await page.keyboard.press("ArrowRight");
+    await expect(sizeRadio(page, after.label)).toBeChecked();
+    await expect(sizeRadio(page, after.label)).toBeFocused();
+    await expect(radio).not.toBeChecked();
+  }
 });
 
 test("the size guide opens from the picker", async ({ page, request }) => {
@@ -123,7 +140,7 @@ test("an admin restocks one size on the product form, and the page shows it", as
 
   const radio = sizeRadio(page, soldOut.label);
   await expect(radio).toBeEnabled();
-  await radio.check();
+  await chooseSize(page, soldOut.label);
   await expect(page.getByText(`Only 2 left in ${soldOut.label}`)).toBeVisible();
   await expect(page.getByText(`Stock available: ${total + 2}`)).toBeVisible();
 });
@@ -138,7 +155,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(new RegExp(`/product/${product.id}\\?cartError=`));
     await expect(page.getByText("Please select a size")).toBeVisible();
 
-    await sizeRadio(page, inStock.label).check();
+    await chooseSize(page, inStock.label);
     await page.getByRole("button", { name: `Add to Cart: ${product.name}` }).click();
     await expect(page).toHaveURL(new RegExp(`/product/${product.id}\\?added=`));
     await page.goto("/cart");

@@ -197,9 +197,12 @@ describe("add product screen", () => {
   it("an admin gets the form", async () => {
     const { response, html } = await page("/add_product", adminCookie);
     expect(response.status).toBe(200);
-    for (const name of ["name", "brand", "description", "price", "category", "stockQuantity", "releaseDate", "productAvailable", "imageFiles"]) {
+    // The stock quantity is the sizes table's total: a new product starts with one row, "One size".
+    for (const name of ["name", "brand", "description", "price", "category", "sizes.0.label", "sizes.0.stock", "releaseDate", "productAvailable", "imageFiles"]) {
       expect(html, name).toContain(`name="${name}"`);
     }
+    expect(html).toContain('name="sizes.0.label" value="One size"');
+    expect(html).toContain("Stock quantity (total)");
     expect(html).toMatch(/enctype="multipart\/form-data"/i);
   });
 

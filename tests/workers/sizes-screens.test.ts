@@ -77,6 +77,14 @@ describe("the product page's size picker", () => {
     expect(response.status).toBe(302);
     expect(new URL(response.headers.get("Location")!, "http://localhost").searchParams.get("cartError")).toBe("Please select a size");
   });
+
+  it("a size chosen after a refusal comes back with the add alone, not the earlier refusal", async () => {
+    const back = `/product/${shoe.id}?cartError=Please+select+a+size`;
+    const form = new URLSearchParams({ productId: String(shoe.id), sizeId: sizeIdOf("EU 41"), redirectTo: back });
+    const response = await call("/cart/add", { method: "POST", body: form, headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" } });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/product/${shoe.id}?added=${shoe.id}`);
+  });
 });
 
 describe("the grid", () => {
