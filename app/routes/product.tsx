@@ -5,6 +5,7 @@ import { readFormData } from "~/lib/forms";
 import { AddToCartButton, useAddToCart } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { ProductImage } from "~/components/ProductImage";
+import { RelatedProducts } from "~/components/RelatedProducts";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
 import { Toast } from "~/components/Toast";
@@ -14,6 +15,7 @@ import { HttpError, routeId } from "~/lib/http";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
+import { relatedProducts } from "~/services/related-products.server";
 import { getProductReviews, mayDeleteReview, mayEditReview, type ReviewRecord } from "~/services/reviews.server";
 import { getOptionalUser, requireAdmin } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
@@ -32,8 +34,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
-  // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
-  const page = await getProductReviews(context.db, id, { viewer: user, limit: shown });
+  // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip; "You may also
+  // like" beside it (it reads the category itself).
+  const [page, related] = await Promise.all([getProductReviews(context.db, id, { viewer: user, limit: shown }), relatedProducts(context.db, id)]);
   if (!page) throw data(null, { status: 404 });
   const isAdmin = user?.role === "ROLE_ADMIN";
   // Loader data is serialised into the HTML and the .data answers: only the fields the page shows, no e-mail, no
@@ -56,7 +59,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     shown,
     viewer: user ? (isAdmin ? "admin" : "customer") : "visitor",
   };
-  return { product: page.product, reviews, origin: url.origin };
+  return { product: page.product, reviews, related, origin: url.origin };
 }
 
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
@@ -120,7 +123,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
 }
 
 export default function ProductPage() {
-  const { product, reviews } = useLoaderData<typeof loader>();
+  const { product, reviews, related } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -205,6 +208,7 @@ export default function ProductPage() {
       </div>
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
+      <RelatedProducts products={related} />
       {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
       {searchParams.has("saved") && <Toast message="Product saved" />}
       {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
