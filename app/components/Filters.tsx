@@ -3,6 +3,13 @@ import { Form, useSubmit } from "react-router";
 import { activeFilterCount, type CatalogueFilters } from "~/lib/catalogue-filters";
 import { AppLink } from "./AppLink";
 
+/** The form's fields without the empty ones, so the URL says only what is chosen (no `minPrice=&maxPrice=`). */
+function compact(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) if (typeof value === "string" && value.trim() !== "") params.append(name, value);
+  return params;
+}
+
 export interface FiltersProps {
   /** The brands to offer (those of the category, or of the whole catalogue). */
   brands: string[];
@@ -19,7 +26,7 @@ export interface FiltersProps {
  * The filters of a listing: a GET form, so the filters are in the URL and work without JavaScript. On phones it folds
  * behind a "Filters" disclosure (a <details>, so it opens without JavaScript too); on wide screens app.css shows it as
  * a bar, always open. With JavaScript a new brand applies at once; prices apply with Apply or Enter, not at every
- * keystroke.
+ * keystroke; and empty fields stay out of the URL (without it the browser sends them empty, which the loaders ignore).
  */
 export function Filters({ brands, values, keep, clearHref, problems }: FiltersProps) {
   const submit = useSubmit();
@@ -45,7 +52,11 @@ export function Filters({ brands, values, keep, clearHref, problems }: FiltersPr
         aria-label="Filters"
         className="mt-3 flex flex-col gap-4 rounded-2xl border border-slate-200 p-4 sm:flex-row sm:flex-wrap sm:items-end lg:mt-0 dark:border-slate-800"
         onChange={(event) => {
-          if (event.target instanceof HTMLSelectElement) submit(event.currentTarget);
+          if (event.target instanceof HTMLSelectElement) submit(compact(event.currentTarget), { method: "get" });
+        }}
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit(compact(event.currentTarget), { method: "get" });
         }}
       >
         {Object.entries(keep).map(([name, value]) => (

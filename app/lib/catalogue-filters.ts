@@ -17,9 +17,10 @@ export interface CatalogueFilters {
   maxPrice?: number;
 }
 
-/** How many of the filters are set: the count the phone's "Filters" button shows. */
+/** How many filters are set, a price range counting once: the count the phone's "Filters" button shows. */
 export function activeFilterCount(filters: CatalogueFilters): number {
-  return FILTER_PARAMS.filter((param) => filters[param] !== undefined).length;
+  const price = filters.minPrice !== undefined || filters.maxPrice !== undefined;
+  return (filters.brand !== undefined ? 1 : 0) + (price ? 1 : 0);
 }
 
 /**
