@@ -82,6 +82,7 @@ const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 
 const SEARCH_HIT = "runner"; // a product type: ~1 product in 24
 const SEARCH_MISS = "suede runner"; // every trigram is in the index, the phrase is in no product
+const FILTER_BRAND = "Urban Trek"; // one of the 13 brands of the generated catalogue, in every category
 
 // ------------------------------------------------------------------------------------------------ processes
 
@@ -418,6 +419,15 @@ async function benchSize(server: Server, products: number, image: { id: number; 
     { name: `/api/products/search (hit: ${SEARCH_HIT})`, path: `/api/products/search?${new URLSearchParams({ keyword: SEARCH_HIT, page: "1", pageSize: "24" })}`, status: 200 },
     { name: `/api/products/search (miss: ${SEARCH_MISS})`, path: `/api/products/search?${new URLSearchParams({ keyword: SEARCH_MISS, page: "1", pageSize: "24" })}`, status: 200 },
     { name: "/api/product/{id}/image (If-None-Match)", path: `/api/product/${image.id}/image`, headers: { "If-None-Match": image.etag }, status: 304 },
+    // The filters (issue #14): a brand's page (its own index, counted from catalogue_brands) and a price range (the
+    // sort's index walked until the page is full, not counted), on the grid and in the API.
+    { name: `/?category=Gents&brand=${FILTER_BRAND}`, path: `/?${new URLSearchParams({ category: "Gents", brand: FILTER_BRAND })}`, status: 200 },
+    { name: "/?category=Gents&minPrice=10000&maxPrice=20000", path: "/?category=Gents&minPrice=10000&maxPrice=20000", status: 200 },
+    {
+      name: `/api/products?brand=${FILTER_BRAND}&minPrice=10000&maxPrice=20000&page=1&pageSize=24`,
+      path: `/api/products?${new URLSearchParams({ brand: FILTER_BRAND, minPrice: "10000", maxPrice: "20000", page: "1", pageSize: "24" })}`,
+      status: 200,
+    },
   ];
 
   // Every route answers what it should before any load.
@@ -435,6 +445,9 @@ async function benchSize(server: Server, products: number, image: { id: number; 
   await check(server, routes[5], items(1, 24));
   await check(server, routes[6], items(0));
   await check(server, routes[7]);
+  await check(server, routes[8], (body) => (body.includes(`>${FILTER_BRAND.replace("&", "&amp;")}</p>`) && body.includes("/product/") ? null : `no ${FILTER_BRAND} cards`));
+  await check(server, routes[9], (body) => (body.includes("/product/") ? null : "no products in the price range"));
+  await check(server, routes[10], items(24));
   // Then load on every route, unmeasured: a fresh isolate keeps getting faster for a minute or so (V8 optimizes the
   // code that runs hot, SQLite caches its pages), and without this the first routes measured paid for it (`/`, measured
   // first, ran 20% slower than it did a minute later). A deployed Worker serves from warm isolates.
