@@ -63,6 +63,17 @@ export const products = sqliteTable(
     index("products_category_price_idx").on(t.category, t.priceCents, t.id),
     index("products_name_idx").on(t.name, t.id),
     index("products_category_name_idx").on(t.category, t.name, t.id),
+    // The brand filter (migrations/0008): each sort by brand, over the whole catalogue and per category, so a
+    // brand's page reads its 24 ids straight from an index as the unfiltered grid does.
+    index("products_brand_release_idx").on(t.brand, t.releaseDate, t.id),
+    index("products_category_brand_release_idx").on(t.category, t.brand, t.releaseDate, t.id),
+    index("products_brand_price_idx").on(t.brand, t.priceCents, t.id),
+    index("products_category_brand_price_idx").on(t.category, t.brand, t.priceCents, t.id),
+    index("products_brand_name_idx").on(t.brand, t.name, t.id),
+    index("products_category_brand_name_idx").on(t.category, t.brand, t.name, t.id),
+    // "You may also like": a category's products in stock first, then newest. The expression is the one
+    // related-products.server.ts orders by, written the same way, or SQLite would not use the index.
+    index("products_category_in_stock_release_idx").on(t.category, sql`(${t.stockQuantity} > 0 AND ${t.productAvailable})`, t.releaseDate, t.id),
   ],
 );
 
@@ -255,3 +266,15 @@ export const catalogueCounts = sqliteTable("catalogue_counts", {
   category: text("category").primaryKey(),
   productCount: integer("product_count").notNull().default(0),
 });
+
+// Products per category and brand, kept by triggers (migrations/0008): the brands a filter offers and the total of a
+// brand's pages, without reading the products. A row goes when its last product does.
+export const catalogueBrands = sqliteTable(
+  "catalogue_brands",
+  {
+    category: text("category").notNull(),
+    brand: text("brand").notNull(),
+    productCount: integer("product_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.brand] })],
+);

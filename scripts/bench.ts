@@ -25,8 +25,8 @@ import os from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { CATEGORY_SIZES } from "../app/lib/sizes";
 import { DEMO_PRODUCTS } from "./demo-catalogue";
+import { insertProducts, insertSizes } from "./lib/bench-catalogue";
 import { drawProduct } from "./images/product-art";
 import { CONFIG_PATH, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
 
@@ -82,6 +82,7 @@ const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 
 const SEARCH_HIT = "runner"; // a product type: ~1 product in 24
 const SEARCH_MISS = "suede runner"; // every trigram is in the index, the phrase is in no product
+const FILTER_BRAND = "Urban Trek"; // one of the 13 brands of the generated catalogue, in every category
 
 // ------------------------------------------------------------------------------------------------ processes
 
@@ -154,70 +155,8 @@ interface BenchEnv {
   BUCKET: { put(key: string, value: Uint8Array, options?: { httpMetadata?: { contentType?: string; cacheControl?: string } }): Promise<unknown> };
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
-/** A CASE expression that picks list[expr % list.length]: literals only, so no bound parameters at all. */
-const pick = (expr: string, list: readonly string[]) =>
-  `CASE (${expr}) % ${list.length} ${list.map((item, i) => `WHEN ${i} THEN ${quote(item)}`).join(" ")} END`;
-
-const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
-// List lengths are coprime, so names, brands and prices don't repeat in step.
-const BRANDS = ["Stride Classics", "Urban Trek", "Lanka Leather", "Ceylon Step", "Monsoon Gear", "Galle Road", "Kandy Craft", "Sigiri Sport", "Ella Peak", "Palmyra", "Coral Bay", "Serendib", "Harbour & Co"];
-const ADJECTIVES = ["Metro", "Coastal", "Harbour", "Summit", "Lotus", "Breeze", "Temple", "Lagoon", "Highland", "Spice", "Tea Estate", "Cinnamon", "Marine", "Jungle", "Sunset", "Paddy", "Pearl"];
-const TYPES: Record<(typeof CATEGORIES)[number], string[]> = {
-  Gents: ["Oxford", "Loafer", "Derby", "Court Sneaker", "Runner", "Chelsea Boot"],
-  Ladies: ["Block Heel", "Ballet Flat", "Strappy Sandal", "Wedge", "Mule", "Ankle Boot"],
-  Kids: ["School Shoe", "Light-Up Sneaker", "Velcro Trainer", "Rain Boot", "Sandal", "Slip-On"],
-  Accessories: ["Shoe Polish Kit", "Gel Insoles", "Waxed Laces", "Ankle Socks", "Shoe Bag", "Suede Brush"],
-};
-const OPENERS = [
-  "Made for long days on Colombo's pavements,",
-  "Cut from full-grain leather and stitched by hand,",
-  "Light, breathable and quick to dry after a monsoon shower,",
-  "A season favourite in a fresh colourway,",
-  "Built on a cushioned footbed with a grippy rubber outsole,",
-  "Designed in Kandy and finished with care,",
-  "Our best seller, refined for this year,",
-];
-const CLOSERS = [
-  "it goes from the office to the weekend without a second thought.",
-  "it keeps its shape wear after wear and cleans up with a damp cloth.",
-  "it pairs with everything from chinos to a sari.",
-  "it comes with a one-year warranty on the stitching and the sole.",
-  "it is sized true to fit; order your usual size.",
-];
-
 /** Image keys of the pictured products: every product shows one of these (a real PNG in R2). */
 const IMAGE_POOL = 8;
-
-/**
- * Products `from`..`to` (ids chosen here), inserted by one statement a chunk: a recursive CTE counts the ids and
- * every column is an expression of the id, so nothing is bound (D1 allows 100 parameters a statement).
- */
-function insertProducts(from: number, to: number, imageKeys: string[]): string {
-  const i = "n.i";
-  const category = pick(i, CATEGORIES);
-  const type = `CASE ${i} % 4 ${CATEGORIES.map((c, k) => `WHEN ${k} THEN ${pick(`${i} / 4`, TYPES[c])}`).join(" ")} END`;
-  const name = `${pick(`${i} / 24`, ADJECTIVES)} || ' ' || ${type} || ' ' || (100 + (${i} * 7919) % 900)`;
-  const description = `${pick(i, OPENERS)} || ' this ' || lower(${type}) || ' by ' || ${pick(`${i} * 7`, BRANDS)} || ' ' || ${pick(`${i} / 7`, CLOSERS)}`;
-  return `INSERT INTO products (id, name, brand, description, price_cents, category, stock_quantity, release_date, product_available, image_name, image_key, image_type, rating_count, rating_total)
-WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})
-SELECT ${i}, ${name}, ${pick(`${i} * 7`, BRANDS)}, ${description},
-  (10 + (${i} * 104729) % 400) * 10000, ${category}, (${i} * 31) % 50,
-  date('2020-01-01', '+' || ((${i} * 7919) % 2190) || ' days'), (${i} % 29) != 0,
-  'product-' || ${i} || '.png', ${pick(`${i} - 1`, imageKeys)}, 'image/png', (${i} * 3) % 40, ((${i} * 3) % 40) * (3 + ${i} % 3)
-FROM n`;
-}
-
-/**
- * The sizes of products `from`..`to`: each category's size set (scripts' demo data has the same), with a stock that
- * varies by product and size and is 0 for about one size in twelve. The products' stock becomes their sum (triggers).
- */
-function insertSizes(from: number, to: number): string {
-  const sets = CATEGORIES.flatMap((category) => CATEGORY_SIZES[category].map((label, position) => `('${category}', '${label}', ${position})`)).join(", ");
-  return `INSERT INTO product_sizes (product_id, label, position, stock_quantity)
-SELECT p.id, s.column2, s.column3, (p.id * 7 + s.column3 * 13) % 12 FROM products p JOIN (VALUES ${sets}) AS s ON s.column1 = p.category
-WHERE p.id BETWEEN ${from} AND ${to}`;
-}
 
 async function withPlatform<T>(work: (env: BenchEnv) => Promise<T>): Promise<T> {
   const { getPlatformProxy } = await import("wrangler");
@@ -481,6 +420,15 @@ async function benchSize(server: Server, products: number, image: { id: number; 
     { name: `/api/products/search (hit: ${SEARCH_HIT})`, path: `/api/products/search?${new URLSearchParams({ keyword: SEARCH_HIT, page: "1", pageSize: "24" })}`, status: 200 },
     { name: `/api/products/search (miss: ${SEARCH_MISS})`, path: `/api/products/search?${new URLSearchParams({ keyword: SEARCH_MISS, page: "1", pageSize: "24" })}`, status: 200 },
     { name: "/api/product/{id}/image (If-None-Match)", path: `/api/product/${image.id}/image`, headers: { "If-None-Match": image.etag }, status: 304 },
+    // The filters (issue #14): a brand's page (its own index, counted from catalogue_brands) and a price range (the
+    // sort's index walked until the page is full, not counted), on the grid and in the API.
+    { name: `/?category=Gents&brand=${FILTER_BRAND}`, path: `/?${new URLSearchParams({ category: "Gents", brand: FILTER_BRAND })}`, status: 200 },
+    { name: "/?category=Gents&minPrice=10000&maxPrice=20000", path: "/?category=Gents&minPrice=10000&maxPrice=20000", status: 200 },
+    {
+      name: `/api/products?brand=${FILTER_BRAND}&minPrice=10000&maxPrice=20000&page=1&pageSize=24`,
+      path: `/api/products?${new URLSearchParams({ brand: FILTER_BRAND, minPrice: "10000", maxPrice: "20000", page: "1", pageSize: "24" })}`,
+      status: 200,
+    },
   ];
 
   // Every route answers what it should before any load.
@@ -498,6 +446,9 @@ async function benchSize(server: Server, products: number, image: { id: number; 
   await check(server, routes[5], items(1, 24));
   await check(server, routes[6], items(0));
   await check(server, routes[7]);
+  await check(server, routes[8], (body) => (body.includes(`>${FILTER_BRAND.replace("&", "&amp;")}</p>`) && body.includes("/product/") ? null : `no ${FILTER_BRAND} cards`));
+  await check(server, routes[9], (body) => (body.includes("/product/") ? null : "no products in the price range"));
+  await check(server, routes[10], items(24));
   // Then load on every route, unmeasured: a fresh isolate keeps getting faster for a minute or so (V8 optimizes the
   // code that runs hot, SQLite caches its pages), and without this the first routes measured paid for it (`/`, measured
   // first, ran 20% slower than it did a minute later). A deployed Worker serves from warm isolates.

@@ -1,8 +1,11 @@
 import { AppLink } from "./AppLink";
 
-/** Page links that keep the rest of the query (category, sort, keyword). */
-export function Pagination({ page, pageCount, search }: { page: number; pageCount: number; search: URLSearchParams }) {
-  if (pageCount <= 1) return null;
+/**
+ * Page links that keep the rest of the query (category, sort, filters, keyword). Without a page count (a listing that
+ * is not counted, such as a price range), Previous and Next only, Next while `hasMore`.
+ */
+export function Pagination({ page, pageCount, hasMore = false, search }: { page: number; pageCount: number | null; hasMore?: boolean; search: URLSearchParams }) {
+  if (pageCount === null ? page <= 1 && !hasMore : pageCount <= 1) return null;
   const href = (target: number) => {
     const params = new URLSearchParams(search);
     if (target === 1) params.delete("page");
@@ -10,8 +13,10 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
     const query = params.toString();
     return query ? `?${query}` : "?";
   };
-  const around = [page - 2, page - 1, page, page + 1, page + 2].filter((n) => n >= 1 && n <= pageCount);
-  const pages = [...new Set([1, ...around, pageCount])].sort((a, b) => a - b);
+  const last = pageCount ?? page;
+  const around = [page - 2, page - 1, page, page + 1, page + 2].filter((n) => n >= 1 && n <= last);
+  // Uncounted: the pages up to this one, but no last page to link to.
+  const pages = [...new Set([1, ...around, last])].sort((a, b) => a - b);
   const item = "inline-flex min-h-11 min-w-11 items-center justify-center rounded-lg px-3 text-sm font-semibold";
   return (
     <nav aria-label="Pages" className="mt-10 flex flex-wrap items-center justify-center gap-1">
@@ -33,7 +38,7 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
           </AppLink>
         </span>
       ))}
-      {page < pageCount && (
+      {(pageCount === null ? hasMore : page < pageCount) && (
         <AppLink to={href(page + 1)} className={`${item} hover:bg-slate-100 dark:hover:bg-slate-800`} rel="next">
           Next
         </AppLink>

@@ -16,7 +16,7 @@ import { ProductCard } from "./ProductCard";
  * for one: pointing at, focusing or touching a card prefetches its page. Likewise the cards' Add to Cart buttons
  * share one `useAddToCart` and its one form, where a form and a fetcher a card cost as much again.
  */
-export function ProductGrid({ products }: { products: ProductSummary[] }) {
+export function ProductGrid({ products, eagerFirst = true }: { products: ProductSummary[]; /** false below the fold (a product page's "You may also like"). */ eagerFirst?: boolean }) {
   const cart = useAddToCart();
   const [intent, setIntent] = useState<string | null>(null);
   const intentTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -38,7 +38,7 @@ export function ProductGrid({ products }: { products: ProductSummary[] }) {
     >
       {/* Memoized: a new intent or an add on its way renders again only the cards it changes. */}
       {products.map((product, index) => (
-        <ProductCard key={product.id} product={product} priority={index === 0} addToCartForm={cart.formId} adding={cart.isAdding(product.id)} />
+        <ProductCard key={product.id} product={product} priority={eagerFirst && index === 0} addToCartForm={cart.formId} adding={cart.isAdding(product.id)} />
       ))}
       {intent && <PrefetchPageLinks page={intent} />}
       {cart.form}

@@ -1,10 +1,14 @@
 import { Form, Link, isRouteErrorResponse, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 
+import { AppLink } from "~/components/AppLink";
+import { Filters } from "~/components/Filters";
 import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
+import { activeFilterCount, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
+import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
 import { listProducts, PRODUCT_CARD } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
 
@@ -18,26 +22,38 @@ const SORT_LABELS: Record<Sort, string> = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
-  const parsed = listQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-  const query = parsed.success ? parsed.data : {};
-  const page = await listProducts(context.db, { category: query.category, sort: query.sort, page: query.page, pageSize: PAGE_SIZE }, PRODUCT_CARD);
+  const { query, problems } = readScreenQuery(listQuerySchema, url.searchParams);
+  const { category, sort, brand, minPrice, maxPrice } = query ?? {};
+  const filters = { brand, minPrice, maxPrice };
+  const [page, brands] = await Promise.all([
+    listProducts(context.db, { category, sort, page: query?.page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD),
+    listBrands(context.db, category),
+  ]);
   return {
     products: page.items,
-    category: query.category ?? null,
-    sort: query.sort ?? "newest",
+    category: category ?? null,
+    sort: sort ?? "newest",
     page: page.page,
-    pageCount: Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
+    // null with a price range, which is not counted: the pages then go by Previous and Next.
+    pageCount: page.total === null ? null : Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
+    hasMore: page.hasMore,
     total: page.total,
+    filters,
+    brands,
+    problems,
   };
 }
 
 function SortControl({ sort }: { sort: Sort }) {
   const submit = useSubmit();
   const [searchParams] = useSearchParams();
-  const category = searchParams.get("category");
+  // The category and the filters go along with a new sort (the page does not).
+  const keep = Object.entries(nonEmptyParams(searchParams)).filter(([name]) => name === "category" || (FILTER_PARAMS as readonly string[]).includes(name));
   return (
     <Form method="get" className="flex items-center gap-2" onChange={(event) => submit(event.currentTarget)}>
-      {category && <input type="hidden" name="category" value={category} />}
+      {keep.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <label htmlFor="sort" className="text-sm text-slate-600 dark:text-slate-400">
         Sort by
       </label>
@@ -58,7 +74,7 @@ function SortControl({ sort }: { sort: Sort }) {
 }
 
 export default function Home() {
-  const { products, category, sort, page, pageCount, total } = useLoaderData<typeof loader>();
+  const { products, category, sort, page, pageCount, hasMore, total, filters, brands, problems } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/";
@@ -68,7 +84,13 @@ export default function Home() {
       {category ? (
         <div className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-brand-50 px-5 py-4 dark:bg-slate-900" role="region" aria-label="Category filter">
           <p className="text-sm">
-            Showing <strong className="font-semibold">{category}</strong> · {total} {total === 1 ? "product" : "products"}
+            Showing <strong className="font-semibold">{category}</strong>
+            {total !== null && (
+              <>
+                {" "}
+                · {total} {total === 1 ? "product" : "products"}
+              </>
+            )}
           </p>
           {/* A full page load, as the spec asks: the filter is reset everywhere. */}
           <a href="/" className="btn-secondary">
@@ -86,8 +108,16 @@ export default function Home() {
       <div className="mt-8 flex flex-wrap items-end justify-between gap-4">
         {/* A category page has no hero: its name is the page's heading. */}
         {category ? <h1 className="text-2xl font-bold tracking-tight">{category}</h1> : <h2 className="text-xl font-bold tracking-tight">All Products</h2>}
-        <SortControl key={sort} sort={sort} />
+        <SortControl key={`${sort}${searchParams}`} sort={sort} />
       </div>
+      <Filters
+        key={String(searchParams)}
+        brands={brands}
+        values={filters}
+        keep={{ ...(category ? { category } : {}), ...(sort !== "newest" ? { sort } : {}) }}
+        clearHref={withoutFilters(searchParams)}
+        problems={problems}
+      />
 
       <div className="relative mt-6" aria-busy={loading}>
         {loading && (
@@ -95,9 +125,25 @@ export default function Home() {
             <p className="rounded-full bg-white px-5 py-2 text-sm font-semibold shadow dark:bg-slate-800">Loading products...</p>
           </div>
         )}
-        {products.length ? <ProductGrid products={products} /> : <EmptyState title="No Products Available">Try another category, or come back soon.</EmptyState>}
+        {products.length ? (
+          <ProductGrid products={products} />
+        ) : (
+          <EmptyState title="No Products Available">
+            {activeFilterCount(filters) > 0 ? (
+              <>
+                Try other filters, or{" "}
+                <AppLink to={withoutFilters(searchParams)} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  clear all filters
+                </AppLink>
+                .
+              </>
+            ) : (
+              "Try another category, or come back soon."
+            )}
+          </EmptyState>
+        )}
       </div>
-      <Pagination page={page} pageCount={pageCount} search={searchParams} />
+      <Pagination page={page} pageCount={pageCount} hasMore={hasMore} search={searchParams} />
       {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
       {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
       {searchParams.has("deleted") && <Toast message="Product deleted" />}

@@ -5,6 +5,7 @@ import { readFormData } from "~/lib/forms";
 import { AddToCartButton, useAddToCart } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { Gallery } from "~/components/Gallery";
+import { RelatedProducts } from "~/components/RelatedProducts";
 import { SizePicker } from "~/components/SizePicker";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
@@ -17,6 +18,7 @@ import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
 import { picturesQuery, toImageViews } from "~/services/product-images.server";
+import { relatedProducts } from "~/services/related-products.server";
 import { getProductReviews, mayDeleteReview, mayEditReview, type ReviewRecord } from "~/services/reviews.server";
 import { getOptionalUser, requireAdmin } from "~/services/session.server";
 import { loadSizes } from "~/services/sizes.server";
@@ -36,9 +38,14 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
-  // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip.
-  // The pictures and the sizes are read beside the rest, not after it.
-  const [page, pictures, sizes] = await Promise.all([getProductReviews(context.db, id, { viewer: user, limit: shown }), picturesQuery(context.db, id), loadSizes(context.db, [id])]);
+  // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip. The pictures,
+  // the sizes and "You may also like" (which reads the category itself) are read beside it, not after it.
+  const [page, pictures, sizes, related] = await Promise.all([
+    getProductReviews(context.db, id, { viewer: user, limit: shown }),
+    picturesQuery(context.db, id),
+    loadSizes(context.db, [id]),
+    relatedProducts(context.db, id),
+  ]);
   if (!page) throw data(null, { status: 404 });
   const images = toImageViews(page.product, pictures);
   // ?image=n (1 for the first) is the picture shown, so the gallery works without JavaScript.
@@ -65,7 +72,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     shown,
     viewer: user ? (isAdmin ? "admin" : "customer") : "visitor",
   };
-  return { product: page.product, images, image, sizes: sizes.get(id) ?? [], reviews, origin: url.origin };
+  return { product: page.product, images, image, sizes: sizes.get(id) ?? [], reviews, related, origin: url.origin };
 }
 
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
@@ -129,7 +136,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
 }
 
 export default function ProductPage() {
-  const { product, images, image, sizes, reviews } = useLoaderData<typeof loader>();
+  const { product, images, image, sizes, reviews, related } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -217,6 +224,7 @@ export default function ProductPage() {
       </div>
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
+      <RelatedProducts products={related} />
       {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
       {searchParams.has("saved") && <Toast message="Product saved" />}
       {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}

@@ -1,52 +1,57 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData, useSearchParams } from "react-router";
 
+import { Filters } from "~/components/Filters";
+import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
+import { activeFilterCount, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
+import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
 
-// The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript.
+// The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript. The
+// filters (brand, price range) narrow the results; the brands offered are the whole catalogue's.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const parsed = searchQuerySchema.safeParse({ keyword: url.searchParams.get("keyword") ?? "", page: url.searchParams.get("page") ?? undefined });
-  if (!parsed.success) return { keyword: (url.searchParams.get("keyword") ?? "").trim(), products: [], page: 1, hasMore: false };
-  const { keyword, page = 1 } = parsed.data;
-  const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE }, PRODUCT_CARD);
-  return { keyword, products: items, page, hasMore };
+  const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
+  const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
+  const brands = await listBrands(context.db);
+  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, filters: {}, brands, problems };
+  const { keyword, page = 1, brand, minPrice, maxPrice } = query;
+  const filters = { brand, minPrice, maxPrice };
+  const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD);
+  return { keyword, products: items, page, hasMore, filters, brands, problems };
 }
 
 export default function SearchPage() {
-  const { keyword, products, page, hasMore } = useLoaderData<typeof loader>();
-  const pageHref = (target: number) => `/search?${new URLSearchParams({ keyword, ...(target > 1 ? { page: String(target) } : {}) })}`;
+  const { keyword, products, page, hasMore, filters, brands, problems } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <h1 className="text-2xl font-bold tracking-tight">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
+      {keyword && (
+        <Filters key={String(searchParams)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
+      )}
       <div className="mt-6">
         {products.length ? (
           <ProductGrid products={products} />
         ) : (
           <EmptyState title={keyword ? NO_MATCH : "Type a shoe name, brand or category in the search box"}>
-            <Link to="/" className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
-              Browse all products
-            </Link>
+            {activeFilterCount(filters) > 0 ? (
+              <Link to={`/search${withoutFilters(searchParams)}`} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                Clear all filters
+              </Link>
+            ) : (
+              <Link to="/" className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                Browse all products
+              </Link>
+            )}
           </EmptyState>
         )}
       </div>
-      {(page > 1 || hasMore) && (
-        <nav aria-label="Pages" className="mt-10 flex justify-center gap-3">
-          {page > 1 && (
-            <Link to={pageHref(page - 1)} className="btn-secondary" rel="prev">
-              Previous
-            </Link>
-          )}
-          {hasMore && (
-            <Link to={pageHref(page + 1)} className="btn-secondary" rel="next">
-              Next
-            </Link>
-          )}
-        </nav>
-      )}
+      {/* The keyword and filters stay; the search is never counted, so Previous and Next. */}
+      <Pagination page={page} pageCount={null} hasMore={hasMore} search={searchParams} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 
+import { isCountable, type CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category } from "~/lib/constants";
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffFileType } from "~/lib/file-types";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
@@ -9,11 +10,12 @@ import { HttpError, badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE } from "~/lib/sizes";
+import { filterConditions, keptTotal } from "./catalogue-filters.server";
 import { type Db, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
 import { etagFor, measured, picturesQuery, savePictures, toImageViews, type PictureChanges } from "./product-images.server";
 
-const { products, catalogueCounts, productImages } = schema;
+const { products, productImages } = schema;
 type ProductRow = typeof products.$inferSelect;
 
 export const PRODUCT_NOT_FOUND = "Product not found";
@@ -106,31 +108,48 @@ const ORDERS: Record<Sort, SQL[]> = {
 
 export interface Page<T> {
   items: T[];
-  total: number;
+  /** null when the filters are not countable from the kept totals (a price range): then `hasMore` says what follows. */
+  total: number | null;
+  hasMore: boolean;
   page: number;
   pageSize: number;
 }
 
-/** A page of the catalogue. The ids come from an index-only scan, then only the rows shown are read. */
+/**
+ * A page of the catalogue. The ids come from an index-only scan (with a brand, the brand's index for the sort; with a
+ * price range, the sort's index walked until the page is full), then only the rows shown are read. The total comes
+ * from the kept totals, never from counting products; a listing they cannot count reads one id more, to tell whether
+ * another page follows.
+ */
 export async function listProducts<View>(
   db: Db,
-  { category, sort = "newest", page = 1, pageSize = PAGE_SIZE }: { category?: Category; sort?: Sort; page?: number; pageSize?: number },
+  {
+    category,
+    sort = "newest",
+    page = 1,
+    pageSize = PAGE_SIZE,
+    filters = {},
+  }: { category?: Category; sort?: Sort; page?: number; pageSize?: number; filters?: CatalogueFilters },
   shape: ProductShape<View>,
 ): Promise<Page<View>> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
-  const where = category ? eq(products.category, category) : undefined;
+  const countable = isCountable(filters);
+  const where = and(category ? eq(products.category, category) : undefined, ...filterConditions(filters, { sortedByPrice: sort.startsWith("price") }));
   const pageIds = db
     .select({ id: products.id })
     .from(products)
     .where(where)
     .orderBy(...ORDERS[sort])
-    .limit(size)
+    .limit(countable ? size : size + 1)
     .offset((page - 1) * size);
-  const [rows, [count]] = await db.batch([
-    db.select(shape.selection).from(products).where(inArray(products.id, pageIds)).orderBy(...ORDERS[sort]),
-    db.select({ total: catalogueCounts.productCount }).from(catalogueCounts).where(eq(catalogueCounts.category, category ?? "")),
-  ]);
-  return { items: rows.map(shape.toView), total: count?.total ?? 0, page, pageSize: size };
+  const pageRows = db.select(shape.selection).from(products).where(inArray(products.id, pageIds)).orderBy(...ORDERS[sort]);
+  if (!countable) {
+    const rows = await pageRows;
+    return { items: rows.slice(0, size).map(shape.toView), total: null, hasMore: rows.length > size, page, pageSize: size };
+  }
+  const [rows, [count]] = await db.batch([pageRows, keptTotal(db, category, filters)]);
+  const total = count?.total ?? 0;
+  return { items: rows.map(shape.toView), total, hasMore: page * size < total, page, pageSize: size };
 }
 
 /** LIKE with its wildcards escaped: `%` and `_` in a keyword are ordinary characters. */
@@ -159,15 +178,19 @@ function caseSpellings(keyword: string): string[] {
 export async function searchProducts<View>(
   db: Db,
   keyword: string,
-  { page = 1, pageSize = UNPAGED_LIMIT }: { page?: number; pageSize?: number },
+  { page = 1, pageSize = UNPAGED_LIMIT, filters = {} }: { page?: number; pageSize?: number; filters?: CatalogueFilters },
   shape: ProductShape<View>,
 ): Promise<{ items: View[]; hasMore: boolean }> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
+  const filtered = filterConditions(filters);
   let rows: Record<string, unknown>[];
   if ([...keyword].length >= TRIGRAM) {
     const phrase = `"${keyword.replace(/"/g, '""')}"`;
-    const ids = sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
+    // With filters, the matches are joined to their products and checked newest first until the page is full.
+    const ids = filtered.length
+      ? sql`SELECT products_fts.rowid FROM products_fts JOIN ${products} ON ${products.id} = products_fts.rowid WHERE products_fts MATCH ${phrase} AND ${and(...filtered)} ORDER BY products_fts.rowid DESC LIMIT ${size + 1} OFFSET ${offset}`
+      : sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
     rows = await db.select(shape.selection).from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
   } else {
     const matches = caseSpellings(keyword).flatMap((spelling) => {
@@ -177,7 +200,7 @@ export async function searchProducts<View>(
     rows = await db
       .select(shape.selection)
       .from(products)
-      .where(sql.join(matches, sql` OR `))
+      .where(and(sql`(${sql.join(matches, sql` OR `)})`, ...filtered))
       .orderBy(desc(products.id))
       .limit(size + 1)
       .offset(offset);

@@ -435,7 +435,9 @@ test("an out-of-stock product shows a disabled Out of Stock button, and its card
     await gotoHydrated(page, `/product/${product.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
     await expect(page.getByRole("button", { name: "Out of Stock", exact: true })).toBeDisabled();
-    await expect(page.getByRole("button", { name: /^Add to Cart/ })).toHaveCount(0);
+    // No Add to Cart for this product (the cards of "You may also like" below have their own, named by their product).
+    await expect(page.getByRole("button", { name: `Add to Cart: ${product.name}`, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Add to Cart/ })).toHaveCount(await page.getByRole("region", { name: "You may also like" }).getByRole("button", { name: /^Add to Cart/ }).count());
     await expect(page.getByText(product.productAvailable ? "Out of stock" : "Currently unavailable", { exact: true })).toBeVisible();
 
     // On the grid (its category, so it is on the first page): the badge over the picture and the same disabled button.

@@ -8,6 +8,8 @@ import { ALT_TEXT_MAX, PRODUCT_IMAGES_MAX } from "../product-images";
 export const PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 100;
 export const KEYWORD_MAX = 100;
+export const PRICE_MAX = 10_000_000;
+export const BRAND_MAX = 80;
 // The grid's orders live with the constants, so the home page's client code gets them without zod.
 export { SORTS, type Sort } from "../constants";
 
@@ -19,7 +21,7 @@ const isRealDate = (value: string) => {
 /** What an admin sends for a product (API: the `product` JSON string; screens: the form, converted). */
 export const productInputSchema = z.object({
   name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
-  brand: z.string({ error: "Brand is required" }).trim().min(1, "Brand is required").max(80, "Brand must be at most 80 characters"),
+  brand: z.string({ error: "Brand is required" }).trim().min(1, "Brand is required").max(BRAND_MAX, `Brand must be at most ${BRAND_MAX} characters`),
   description: z
     .string({ error: "Description is required" })
     .trim()
@@ -29,7 +31,7 @@ export const productInputSchema = z.object({
   price: z
     .number({ error: "Price must be a number" })
     .min(0, "Price cannot be negative")
-    .max(10_000_000, "Price is too high")
+    .max(PRICE_MAX, "Price is too high")
     .refine((value) => rupeesToCents(value) !== null, "Price can have at most 2 decimals"),
   category: z.enum(CATEGORIES, { error: "Choose a category: Gents, Ladies, Kids or Accessories" }),
   stockQuantity: z
@@ -129,12 +131,38 @@ const positiveInt = (name: string, max = Number.MAX_SAFE_INTEGER) =>
     .transform(Number)
     .pipe(z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
 
-export const listQuerySchema = z.object({
-  category: z.enum(CATEGORIES, { error: "Unknown category: use Gents, Ladies, Kids or Accessories" }).optional(),
-  page: positiveInt("page").optional(),
-  pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
-  sort: z.enum(SORTS, { error: `sort must be one of ${SORTS.join(", ")}` }).optional(),
-});
+/** An amount in rupees as a query gives it: digits with at most 2 decimals, no sign, exponent or spaces. */
+const rupeesParam = (name: string) =>
+  z
+    .string()
+    .refine((value) => !value.trim().startsWith("-"), `${name} cannot be negative`)
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, `${name} must be an amount in rupees, e.g. 5000 or 4999.50`)
+    .transform(Number)
+    .pipe(z.number().max(PRICE_MAX, `${name} must be at most ${PRICE_MAX}`));
+
+/** The filters beside the category and sort (catalogue-filters.ts), on the grid, the search results and the API. */
+export const filterQueryFields = {
+  brand: z.string().trim().min(1, "brand must not be empty").max(BRAND_MAX, `brand must be at most ${BRAND_MAX} characters`).optional(),
+  minPrice: rupeesParam("minPrice").optional(),
+  maxPrice: rupeesParam("maxPrice").optional(),
+};
+
+/** A price range whose ends are the wrong way round is refused, not read as empty. */
+function priceRangeInOrder(query: { minPrice?: number; maxPrice?: number }, ctx: z.RefinementCtx) {
+  if (query.minPrice !== undefined && query.maxPrice !== undefined && query.minPrice > query.maxPrice) {
+    ctx.addIssue({ code: "custom", path: ["maxPrice"], message: "maxPrice must not be below minPrice" });
+  }
+}
+
+export const listQuerySchema = z
+  .object({
+    category: z.enum(CATEGORIES, { error: "Unknown category: use Gents, Ladies, Kids or Accessories" }).optional(),
+    page: positiveInt("page").optional(),
+    pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
+    sort: z.enum(SORTS, { error: `sort must be one of ${SORTS.join(", ")}` }).optional(),
+    ...filterQueryFields,
+  })
+  .superRefine(priceRangeInOrder);
 
 export const keywordSchema = z
   .string({ error: "keyword is required" })
@@ -144,8 +172,11 @@ export const keywordSchema = z
   // D1 cuts a statement's text at a NUL; no real keyword holds control characters.
   .refine((keyword) => !/[\u0000-\u001f\u007f]/.test(keyword), "keyword must not contain control characters");
 
-export const searchQuerySchema = z.object({
-  keyword: keywordSchema,
-  page: positiveInt("page").optional(),
-  pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
-});
+export const searchQuerySchema = z
+  .object({
+    keyword: keywordSchema,
+    page: positiveInt("page").optional(),
+    pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
+    ...filterQueryFields,
+  })
+  .superRefine(priceRangeInOrder);

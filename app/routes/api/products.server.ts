@@ -7,13 +7,20 @@ import { withSizes } from "~/services/sizes.server";
 
 const products = { description: "Products, newest first, each with its sizes", schema: z.array(apiProductSchema) };
 
+/** The same query, one page on. */
+function nextPageUrl(requestUrl: string, page: number): string {
+  const url = new URL(requestUrl);
+  url.searchParams.set("page", String(page + 1));
+  return url.toString();
+}
+
 export const productsApi = apiResource("/api/products", {
   "GET /": endpoint({
-    summary: `The catalogue, newest first, optionally by category. With page, that page alone and X-Total-Count; without, the first ${UNPAGED_LIMIT}.`,
+    summary: `The catalogue, newest first, optionally by category, brand (exact; an unknown brand gives []) and price range (minPrice and maxPrice in rupees, inclusive). With page, that page alone, with X-Total-Count (left out with a price range, which is not counted) and a Link header (rel="next") while more pages follow; without, the first ${UNPAGED_LIMIT}.`,
     auth: "none",
     query: listQuerySchema,
-    responses: { 200: products, 400: { description: "Unknown category or a bad page or pageSize" } },
-    handler: async ({ context, query }) => {
+    responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad brand or price range (minPrice above maxPrice, negative, not a number)" } },
+    handler: async ({ context, query, request }) => {
       const paged = query.page !== undefined;
       const result = await listProducts(
         context.db,
@@ -22,19 +29,25 @@ export const productsApi = apiResource("/api/products", {
           sort: query.sort,
           page: query.page ?? 1,
           pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
+          filters: { brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice },
         },
         WHOLE_PRODUCT,
       );
-      return json(await withSizes(context.db, result.items), paged ? { headers: { "X-Total-Count": String(result.total) } } : {});
+      if (!paged) return json(await withSizes(context.db, result.items));
+      const headers = new Headers();
+      if (result.total !== null) headers.set("X-Total-Count", String(result.total));
+      if (result.hasMore) headers.set("Link", `<${nextPageUrl(request.url, result.page)}>; rel="next"`);
+      return json(await withSizes(context.db, result.items), { headers });
     },
   }),
   "GET /search": endpoint({
-    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters). At most ${UNPAGED_LIMIT} without page.`,
+    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page.`,
     auth: "none",
     query: searchQuerySchema,
-    responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters" } },
+    responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad brand or price range" } },
     handler: async ({ context, query }) => {
-      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize }, WHOLE_PRODUCT);
+      const filters = { brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
+      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters }, WHOLE_PRODUCT);
       return json(await withSizes(context.db, items));
     },
   }),

@@ -1,0 +1,46 @@
+// The catalogue's filters as the grid, the search results and GET /api/products take them from the URL. Shared by
+// client and server, without zod (the home page's client code imports it): the query schemas that read these
+// parameters are in schemas/product.ts.
+
+/**
+ * The URL parameters of the filters beside the category and the sort. A size filter ("in stock in that size") slots
+ * in as one more parameter here, a field of CatalogueFilters and a condition in catalogue-filters.server.ts.
+ */
+export const FILTER_PARAMS = ["brand", "minPrice", "maxPrice"] as const;
+export type FilterParam = (typeof FILTER_PARAMS)[number];
+
+export interface CatalogueFilters {
+  /** Exactly as the catalogue spells it; an unknown brand matches nothing. */
+  brand?: string;
+  /** In rupees, inclusive. */
+  minPrice?: number;
+  maxPrice?: number;
+}
+
+/** How many filters are set, a price range counting once: the count the phone's "Filters" button shows. */
+export function activeFilterCount(filters: CatalogueFilters): number {
+  const price = filters.minPrice !== undefined || filters.maxPrice !== undefined;
+  return (filters.brand !== undefined ? 1 : 0) + (price ? 1 : 0);
+}
+
+/**
+ * Whether a listing with these filters can be counted from the kept totals (catalogue_counts, catalogue_brands).
+ * A price range (and a size) would mean reading every matching product, so such listings say only whether another
+ * page follows.
+ */
+export function isCountable(filters: CatalogueFilters): boolean {
+  return filters.minPrice === undefined && filters.maxPrice === undefined;
+}
+
+/** The query without the filters and the page: what "Clear all" links to (the category, sort or keyword stay). */
+export function withoutFilters(search: URLSearchParams): string {
+  const params = new URLSearchParams(search);
+  for (const param of [...FILTER_PARAMS, "page"]) params.delete(param);
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+/** The URL's parameters with empty values left out: a GET form without JavaScript sends its empty fields as `brand=`. */
+export function nonEmptyParams(search: URLSearchParams): Record<string, string> {
+  return Object.fromEntries([...search].filter(([, value]) => value.trim() !== ""));
+}

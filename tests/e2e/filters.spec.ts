@@ -1,0 +1,172 @@
+import { expect, test, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+
+import { gotoHydrated, waitForHydration } from "./helpers";
+
+// The catalogue's filters (brand, price range, Clear all) on the grid and the search results, with and without
+// JavaScript, and "You may also like" on a product page, against the demo catalogue. Other tests add and delete
+// products of their own (names starting "E2E "), so these assert what every card shows rather than exact counts.
+
+const SHOTS = "/tmp/filters-shots";
+const cards = (page: Page) => page.getByTestId("product-card");
+const filters = (page: Page) => page.getByRole("form", { name: "Filters" });
+const brandSelect = (page: Page) => filters(page).getByLabel("Brand");
+/** The phone's "Filters" disclosure button. */
+const disclosure = (page: Page) => page.locator("details.filters-panel > summary");
+
+/** Every card's brand (upper-cased by CSS, so read from the DOM) and price. */
+async function cardFacts(page: Page): Promise<{ brand: string; price: number }[]> {
+  return cards(page).evaluateAll((nodes) =>
+    nodes.map((node) => ({
+      brand: node.querySelector("p")?.textContent ?? "",
+      price: Number((node.querySelector("p.text-lg")?.textContent ?? "").replace(/[^\d.]/g, "")),
+    })),
+  );
+}
+
+test.describe("filters with JavaScript, wide screen", () => {
+  test("brand applies on change, prices on Apply, Clear all keeps the category, Clear Filter resets everything", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents");
+    // A bar on wide screens: no "Filters" disclosure button to press.
+    await expect(disclosure(page)).toBeHidden();
+    await expect(brandSelect(page)).toBeVisible();
+    // The category's brands only: Serendib Studio makes no Gents shoes in the demo catalogue.
+    await expect(brandSelect(page).locator("option")).toContainText(["All brands", "Coastline", "Kandy Leather Co.", "Stride Classics", "Urban Trek"]);
+    await expect(brandSelect(page).locator("option", { hasText: "Serendib Studio" })).toHaveCount(0);
+
+    await brandSelect(page).selectOption("Urban Trek");
+    await expect(page).toHaveURL(/\/\?category=Gents&brand=Urban\+Trek$/);
+    await expect(page.getByRole("region", { name: "Category filter" })).toContainText("Showing Gents");
+    const byBrand = await cardFacts(page);
+    expect(byBrand.length).toBeGreaterThanOrEqual(3);
+    for (const card of byBrand) expect(card.brand).toBe("Urban Trek");
+
+    await filters(page).getByLabel("Min").fill("14000");
+    await filters(page).getByLabel("Max").fill("20000");
+    await filters(page).getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/category=Gents&brand=Urban\+Trek&minPrice=14000&maxPrice=20000/);
+    await expect(cards(page)).not.toHaveCount(byBrand.length);
+    for (const card of await cardFacts(page)) {
+      expect(card.brand).toBe("Urban Trek");
+      expect(card.price).toBeGreaterThanOrEqual(14000);
+      expect(card.price).toBeLessThanOrEqual(20000);
+    }
+    await expect(cards(page).getByRole("heading", { name: "Galle Face Runner" })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/grid-applied-light-1280.png`, fullPage: true });
+
+    // The sort keeps the filters.
+    await page.getByLabel("Sort by").selectOption("price-desc");
+    await expect(page).toHaveURL(/brand=Urban\+Trek&minPrice=14000&maxPrice=20000&sort=price-desc|sort=price-desc.*brand=Urban\+Trek/);
+    await expect(brandSelect(page)).toHaveValue("Urban Trek");
+
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents&sort=price-desc$/);
+    await expect(brandSelect(page)).toHaveValue("");
+    await expect(filters(page).getByLabel("Min")).toHaveValue("");
+
+    await page.getByRole("link", { name: "Clear Filter" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await waitForHydration(page);
+    await expect(brandSelect(page).locator("option", { hasText: "Serendib Studio" })).toHaveCount(1);
+  });
+
+  test("search results narrow by brand and keep the keyword", async ({ page }) => {
+    await gotoHydrated(page, "/search?keyword=sandal");
+    const all = await cardFacts(page);
+    expect(new Set(all.map((card) => card.brand)).size).toBeGreaterThan(1);
+    await brandSelect(page).selectOption("Coastline");
+    await expect(page).toHaveURL(/\/search\?keyword=sandal&brand=Coastline$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “sandal”");
+    const narrowed = await cardFacts(page);
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.length).toBeLessThan(all.length);
+    for (const card of narrowed) expect(card.brand).toBe("Coastline");
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/search\?keyword=sandal$/);
+    await expect(cards(page)).toHaveCount(all.length);
+  });
+
+  test("a price range the wrong way round is set aside with a message", async ({ page }) => {
+    await gotoHydrated(page, "/?minPrice=20000&maxPrice=1000");
+    await expect(filters(page).getByRole("alert")).toContainText("the price range was left out");
+    await expect(cards(page).first()).toBeVisible();
+  });
+});
+
+test.describe("filters without JavaScript, on a phone", () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("fold behind a Filters disclosure; the GET form filters and Clear all clears", async ({ page }) => {
+    await page.goto("/?category=Ladies");
+    await expect(brandSelect(page)).toBeHidden();
+    await disclosure(page).click();
+    await expect(brandSelect(page)).toBeVisible();
+    await brandSelect(page).selectOption("Serendib Studio");
+    await filters(page).getByLabel("Max").fill("20000");
+    await filters(page).getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/\/\?category=Ladies&brand=Serendib\+Studio&minPrice=&maxPrice=20000$/);
+    const facts = await cardFacts(page);
+    expect(facts.length).toBeGreaterThan(0);
+    for (const card of facts) {
+      expect(card.brand).toBe("Serendib Studio");
+      expect(card.price).toBeLessThanOrEqual(20000);
+    }
+    // Closed again after the page load; the button says how many filters are on.
+    await expect(disclosure(page)).toHaveText(/Filters\s*2 applied/);
+    await disclosure(page).click();
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Ladies$/);
+    expect(await cards(page).count()).toBeGreaterThan(facts.length);
+  });
+});
+
+test.describe("You may also like", () => {
+  test("four other products of the category, as cards that open their pages", async ({ page, request }) => {
+    const products = (await (await request.get("/api/products?category=Kids")).json()) as { id: number; name: string }[];
+    const viewed = products.find((product) => product.name === "Rainbow Splash Sandal")!;
+    await gotoHydrated(page, `/product/${viewed.id}`);
+    const related = page.getByRole("region", { name: "You may also like" });
+    await expect(related.getByRole("heading", { level: 2, name: "You may also like" })).toBeVisible();
+    await expect(related.getByTestId("product-card")).toHaveCount(4);
+    const names = await related.getByTestId("product-card").getByRole("heading").allTextContents();
+    expect(names).not.toContain("Rainbow Splash Sandal");
+    const kids = new Set(products.map((product) => product.name));
+    // (Another test's own products, "E2E ...", may be new in the category meanwhile.)
+    for (const name of names) expect(kids.has(name) || name.startsWith("E2E "), name).toBe(true);
+    // In stock first: the sold-out Puddle Jumper Boot is not among four when four others are in stock.
+    expect(names).not.toContain("Puddle Jumper Boot");
+    await related.getByRole("link", { name: names[0], exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(names[0]);
+  });
+});
+
+// Screenshots for people to look at (not compared): /tmp/filters-shots/<screen>-<theme>-<width>.png.
+test.describe("filter screenshots", () => {
+  for (const theme of ["light-theme", "dark-theme"] as const) {
+    for (const width of [390, 1280]) {
+      test(`${theme} at ${width}`, async ({ page, context, baseURL }) => {
+        mkdirSync(SHOTS, { recursive: true });
+        await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
+        await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+        const name = (screen: string) => `${SHOTS}/${screen}-${theme.replace("-theme", "")}-${width}.png`;
+        await gotoHydrated(page, "/?category=Gents&brand=Urban+Trek&minPrice=10000&maxPrice=30000");
+        if (width < 500) await disclosure(page).click();
+        await expect(brandSelect(page)).toBeVisible();
+        await page.screenshot({ path: name("grid-filters"), fullPage: false });
+        await gotoHydrated(page, "/search?keyword=sandal&brand=Coastline");
+        if (width < 500) await disclosure(page).click();
+        await page.screenshot({ path: name("search-filters"), fullPage: false });
+        const products = (await (await page.request.get("/api/products?category=Kids")).json()) as { id: number; name: string }[];
+        await gotoHydrated(page, `/product/${products.find((product) => product.name === "Rainbow Splash Sandal")!.id}`);
+        const related = page.getByRole("region", { name: "You may also like" });
+        await related.scrollIntoViewIfNeeded();
+        await related.evaluate(async (node) => {
+          for (const image of Array.from(node.querySelectorAll("img"))) image.loading = "eager";
+          await Promise.all(Array.from(node.querySelectorAll("img")).map((image) => image.decode().catch(() => undefined)));
+        });
+        await related.screenshot({ path: name("related") });
+        await expect(related.getByTestId("product-card")).toHaveCount(4);
+      });
+    }
+  }
+});

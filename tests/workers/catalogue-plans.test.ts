@@ -1,0 +1,163 @@
+import { drizzle } from "drizzle-orm/d1";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import * as schema from "../../drizzle/schema";
+import { BRANDS, insertProducts } from "../../scripts/lib/bench-catalogue";
+import type { CatalogueFilters } from "~/lib/catalogue-filters";
+import type { Category, Sort } from "~/lib/constants";
+import { listBrands } from "~/services/catalogue-filters.server";
+import { listProducts, PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
+import type { Db } from "~/services/db.server";
+import { relatedProducts } from "~/services/related-products.server";
+import { testEnv } from "./helpers";
+
+// The catalogue's queries on a large catalogue made as the bench makes it (scripts/lib/bench-catalogue.ts): the
+// statements the services really send (caught by Drizzle's logger), their EXPLAIN QUERY PLAN, and how many rows
+// D1 says each read (meta.rows_read). A filtered page must read about the page it shows, never the catalogue.
+
+const PRODUCTS = 100_000;
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+let caught: Statement[] = [];
+
+/** D1 that notes every statement prepared and the values bound to it (Drizzle's logger misses those of a batch). */
+function recordingD1(d1: D1Database): D1Database {
+  return new Proxy(d1, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          const entry: Statement = { sql, params: [] };
+          caught.push(entry);
+          const statement = target.prepare(sql);
+          return new Proxy(statement, {
+            get(inner, name) {
+              if (name === "bind") {
+                return (...params: unknown[]) => {
+                  entry.params = params;
+                  return inner.bind(...params);
+                };
+              }
+              const value = Reflect.get(inner, name, inner);
+              return typeof value === "function" ? value.bind(inner) : value;
+            },
+          });
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+const db = drizzle(recordingD1(testEnv.DB), { schema }) as unknown as Db;
+
+/** Runs `work` and returns the statements it sent, each with its plan and the rows it read when run again alone. */
+async function statementsOf(work: () => Promise<unknown>) {
+  caught = [];
+  await work();
+  const sent = caught;
+  return Promise.all(
+    sent.map(async ({ sql, params }) => {
+      const plan = await testEnv.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
+      const run = await testEnv.DB.prepare(sql)
+        .bind(...params)
+        .all();
+      return { sql, plan: plan.results.map((row) => row.detail), rowsRead: run.meta.rows_read };
+    }),
+  );
+}
+
+beforeAll(async () => {
+  const statements = [];
+  for (let start = 1; start <= PRODUCTS; start += 10_000) statements.push(testEnv.DB.prepare(insertProducts(start, start + 9_999, ["products/1/plan"])));
+  await testEnv.DB.batch(statements);
+}, 120_000);
+
+const list = (category: Category | undefined, sort: Sort, filters: CatalogueFilters, page = 1) =>
+  statementsOf(() => listProducts(db, { category, sort, page, filters }, PRODUCT_CARD));
+
+const BRAND = BRANDS[1];
+const RANGE = { minPrice: 10_000, maxPrice: 20_000 };
+/** A page of 24 cards read as the unfiltered grid reads one: the ids from an index, then those rows (96 rows_read). */
+const PAGE_ROWS_MAX = 400;
+
+/** The page statement's plan reads its ids from `index`, sorts nothing but the page, and reads about a page of rows. */
+function expectPageFrom(statement: { plan: string[]; rowsRead: number }, index: string) {
+  expect(statement.plan.some((line) => line.includes(`USING COVERING INDEX ${index} `) || line.includes(`USING INDEX ${index} `) || line.endsWith(`INDEX ${index}`)), statement.plan.join("\n")).toBe(true);
+  // One sort only: the page's own rows (at most 25) by the list's order; a second would sort every match.
+  expect(statement.plan.filter((line) => line.startsWith("USE TEMP B-TREE")).length, statement.plan.join("\n")).toBeLessThanOrEqual(1);
+  expect(statement.plan.some((line) => /^SCAN products$/.test(line)), statement.plan.join("\n")).toBe(false);
+  expect(statement.rowsRead).toBeLessThanOrEqual(PAGE_ROWS_MAX);
+}
+
+describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page reads about the page it shows`, () => {
+  it("a category page as before: its ids from the category's index, the total from catalogue_counts", async () => {
+    const [page, total] = await list("Gents", "newest", {});
+    expectPageFrom(page, "products_category_release_idx");
+    expect(total.sql).toContain("catalogue_counts");
+    expect(total.rowsRead).toBeLessThanOrEqual(2);
+  });
+
+  it("a brand, in each sort and with or without a category, from that brand's index; its total from catalogue_brands", async () => {
+    const cases: [Category | undefined, Sort, string][] = [
+      ["Gents", "newest", "products_category_brand_release_idx"],
+      ["Gents", "price-desc", "products_category_brand_price_idx"],
+      ["Gents", "name", "products_category_brand_name_idx"],
+      [undefined, "newest", "products_brand_release_idx"],
+      [undefined, "price-asc", "products_brand_price_idx"],
+      [undefined, "name", "products_brand_name_idx"],
+    ];
+    for (const [category, sort, index] of cases) {
+      const [page, total] = await list(category, sort, { brand: BRAND }, 5);
+      expectPageFrom(page, index);
+      expect(total.sql).toContain("catalogue_brands");
+      expect(total.sql).not.toMatch(/from "products"/);
+      // One kept row a category and brand: a few dozen at most, never the products.
+      expect(total.rowsRead).toBeLessThanOrEqual(4 * BRANDS.length * 2);
+    }
+  });
+
+  it("a price range walks the sort's index (or is the price index's range when sorted by price), and counts nothing", async () => {
+    const cases: [Category | undefined, Sort, CatalogueFilters, string][] = [
+      ["Gents", "newest", RANGE, "products_category_release_idx"],
+      ["Gents", "name", RANGE, "products_category_name_idx"],
+      ["Gents", "price-asc", RANGE, "products_category_price_idx"],
+      [undefined, "newest", RANGE, "products_release_idx"],
+      [undefined, "price-desc", RANGE, "products_price_idx"],
+      ["Gents", "newest", { ...RANGE, brand: BRAND }, "products_category_brand_release_idx"],
+      ["Ladies", "price-asc", { ...RANGE, brand: BRAND }, "products_category_brand_price_idx"],
+    ];
+    for (const [category, sort, filters, index] of cases) {
+      const statements = await list(category, sort, filters);
+      expect(statements).toHaveLength(1); // no count
+      expectPageFrom(statements[0], index);
+    }
+  });
+
+  it("search with a brand walks the keyword's matches newest first in the FTS5 index, each product by its rowid", async () => {
+    const [statement] = await statementsOf(() => searchProducts(db, "runner", { pageSize: 24, filters: { brand: BRAND } }, PRODUCT_CARD));
+    expect(statement.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), statement.plan.join("\n")).toBe(true);
+    expect(statement.plan.filter((line) => line === "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)")).toHaveLength(2);
+    expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
+  });
+
+  it("the brands a filter offers come from catalogue_brands, never from the products", async () => {
+    for (const category of ["Gents", undefined] as const) {
+      const [statement] = await statementsOf(() => listBrands(db, category));
+      expect(statement.sql).toContain("catalogue_brands");
+      expect(statement.sql).not.toMatch(/from "products"/);
+      expect(statement.rowsRead).toBeLessThanOrEqual(4 * BRANDS.length * 2);
+    }
+  });
+
+  it("'You may also like' reads its four products from the in-stock index: five entries at most", async () => {
+    const [statement] = await statementsOf(() => relatedProducts(db, 5));
+    expect(statement.plan).toContain("SEARCH products USING INDEX products_category_in_stock_release_idx (category=?)");
+    expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
+    expect(statement.rowsRead).toBeLessThanOrEqual(6);
+  });
+});
