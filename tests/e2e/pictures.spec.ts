@@ -102,7 +102,7 @@ test("the admin adds a product with several pictures, then reorders, describes a
     await page.getByLabel("Description", { exact: true }).fill("Three colours of one shoe.");
     await page.getByLabel("Price (LKR)", { exact: true }).fill("9990");
     await page.getByLabel("Category", { exact: true }).selectOption("Ladies");
-    await page.getByLabel("Stock quantity", { exact: true }).fill("4");
+    await page.getByLabel("Stock of size 1", { exact: true }).fill("4");
     await page.getByLabel("Release date", { exact: true }).fill("2026-04-01");
     await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles(files);
     for (const n of [1, 2, 3]) await expect(page.getByRole("img", { name: `Preview of new picture ${n}` })).toBeVisible();
