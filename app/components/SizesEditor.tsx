@@ -11,6 +11,8 @@ interface Row {
   id?: number;
   label: string;
   stock: string;
+  /** A saved size's stock when the form was loaded: the server applies the change, not the number (stockWas). */
+  stockWas?: number;
 }
 
 const blankRows = (count: number): Row[] => Array.from({ length: count }, () => ({ key: crypto.randomUUID(), label: "", stock: "" }));
@@ -23,7 +25,7 @@ const blankRows = (count: number): Row[] => Array.from({ length: count }, () => 
  */
 export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Record<string, string[] | undefined> }) {
   const [rows, setRows] = useState<Row[]>(() => [
-    ...(sizes?.length ? sizes.map((size) => ({ key: String(size.id), id: size.id, label: size.label, stock: String(size.stockQuantity) })) : [{ key: "one", label: ONE_SIZE, stock: "0" }]),
+    ...(sizes?.length ? sizes.map((size) => ({ key: String(size.id), id: size.id, label: size.label, stock: String(size.stockQuantity), stockWas: size.stockQuantity })) : [{ key: "one", label: ONE_SIZE, stock: "0" }]),
     ...blankRows(BLANK_ROWS),
   ]);
   const [hydrated, setHydrated] = useState(false);
@@ -82,6 +84,7 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
               <tr key={row.key} className="align-top">
                 <td className="py-1 pr-2">
                   {row.id !== undefined && <input type="hidden" name={`sizes.${index}.id`} value={row.id} />}
+                  {row.stockWas !== undefined && <input type="hidden" name={`sizes.${index}.stockWas`} value={row.stockWas} />}
                   <input
                     name={`sizes.${index}.label`}
                     value={row.label}
@@ -109,14 +112,16 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
                     min={0}
                     step={1}
                     aria-label={`Stock of size ${index + 1}`}
+                    aria-invalid={error ? true : undefined}
+                    aria-describedby={error ? `sizes-${index}-error` : undefined}
                     className="field-input"
                   />
                 </td>
                 <td className="py-1">
                   {row.id !== undefined ? (
                     <label className="flex min-h-11 items-center gap-2">
-                      <input type="checkbox" name={`sizes.${index}.remove`} className="size-5 accent-red-600" />
-                      <span>Remove</span>
+                      <input type="checkbox" name={`sizes.${index}.remove`} className="size-5 accent-red-600" aria-label={`Remove size ${row.label || index + 1}`} />
+                      <span aria-hidden="true">Remove</span>
                     </label>
                   ) : hydrated ? (
                     <button type="button" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}>

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { z } from "zod";
 
+import { readBoundedForm } from "./api.server";
 import { HttpError, parseId, type FieldErrors } from "./http";
 import { UNKNOWN_SIZE } from "./sizes";
 
@@ -20,12 +21,16 @@ export function parseForm<S extends z.ZodType>(formData: FormData, schema: S): F
   return { ok: false, fieldErrors, message: FIX_FIELDS };
 }
 
-/** A screen action's form; a POST without a form body is a 400, never a 500. */
+/**
+ * A screen action's form (no files: those forms read theirs with their own limits): a POST without a form body is a
+ * 400, never a 500, and one over 64 KiB a 413, read no further than that.
+ */
 export async function readFormData(request: Request): Promise<FormData> {
   try {
-    return await request.formData();
-  } catch {
-    throw data({ message: "Expected a form submission" }, { status: 400 });
+    return await readBoundedForm(request, 0, { field: "_", message: "Request body too large" });
+  } catch (error) {
+    if (error instanceof HttpError) throw data({ message: error.message }, { status: error.status });
+    throw error;
   }
 }
 

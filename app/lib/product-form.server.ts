@@ -84,8 +84,11 @@ function currentPictures(form: FormData): PicturesInput | undefined {
     .map((id, index) => ({ id, index, position: Number.parseFloat(text(`position-${id}`)) }))
     .filter(({ id }) => !removed.has(id))
     .sort((a, b) => (Number.isFinite(a.position) ? a.position : a.index + 1) - (Number.isFinite(b.position) ? b.position : b.index + 1) || a.index - b.index);
+  // "Make first" starts checked on the picture shown first: left there, it asks for nothing, and the position boxes
+  // decide; moved to another picture, it wins.
   const first = text("first");
-  const kept = [...ordered.filter(({ id }) => id === first), ...ordered.filter(({ id }) => id !== first)];
+  const moved = first !== "" && first !== shown[0];
+  const kept = moved ? [...ordered.filter(({ id }) => id === first), ...ordered.filter(({ id }) => id !== first)] : ordered;
   return parseWith(
     picturesInputSchema,
     kept.map(({ id }) => ({ id: Number(id), altText: text(`altText-${id}`) })),
@@ -100,7 +103,7 @@ function currentPictures(form: FormData): PicturesInput | undefined {
 function readSizeRows(form: FormData): { rows: NonNullable<ProductInput["sizes"]>; formRows: number[] } | undefined {
   const indices = new Set<number>();
   for (const key of form.keys()) {
-    const match = /^sizes\.(\d{1,3})\.(id|label|stock|remove)$/.exec(key);
+    const match = /^sizes\.(\d{1,3})\.(id|label|stock|stockWas|remove)$/.exec(key);
     if (match) indices.add(Number(match[1]));
   }
   if (!indices.size) return undefined;
@@ -111,10 +114,15 @@ function readSizeRows(form: FormData): { rows: NonNullable<ProductInput["sizes"]
   const rows: NonNullable<ProductInput["sizes"]> = [];
   const formRows: number[] = [];
   for (const index of [...indices].sort((a, b) => a - b)) {
-    const [id, label, stock] = [value(index, "id"), value(index, "label"), value(index, "stock")];
+    const [id, label, stock, stockWas] = [value(index, "id"), value(index, "label"), value(index, "stock"), value(index, "stockWas")];
     if (form.get(`sizes.${index}.remove`) === "on" || (!id && !label && !stock)) continue;
     // Text that is no number stays text, so the schema answers it with its message instead of it becoming 0.
-    rows.push({ id: id ? Number(id) : undefined, label, stockQuantity: (stock === "" ? 0 : /^-?\d+(\.\d+)?$/.test(stock) ? Number(stock) : stock) as number });
+    rows.push({
+      id: id ? Number(id) : undefined,
+      label,
+      stockQuantity: (stock === "" ? 0 : /^-?\d+(\.\d+)?$/.test(stock) ? Number(stock) : stock) as number,
+      stockWas: id && /^\d+$/.test(stockWas) ? Number(stockWas) : undefined,
+    });
     formRows.push(index);
   }
   return { rows, formRows };

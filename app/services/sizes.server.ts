@@ -47,6 +47,13 @@ export function chooseSize(sizes: SizeView[], sizeId: number | undefined | null)
 
 type SizeInput = NonNullable<ProductInput["sizes"]>[number];
 
+/**
+ * A kept size's new stock: the number sent, or, when the client says what it saw (stockWas), the current stock moved
+ * by the difference (never below zero), so orders placed meanwhile keep their pairs.
+ */
+const newStock = (size: SizeInput) =>
+  size.stockWas === undefined ? size.stockQuantity : sql`max(0, ${productSizes.stockQuantity} + ${size.stockQuantity - size.stockWas})`;
+
 /** A new product's sizes: those the admin sent, or one "One size" holding the product's stock. */
 export function newProductSizes(input: ProductInput): SizeInput[] {
   return input.sizes ?? [{ label: ONE_SIZE, stockQuantity: input.stockQuantity }];
@@ -59,18 +66,16 @@ export function insertSizes(db: Db, productId: number, sizes: SizeInput[]): Batc
 /**
  * The statements that make an existing product's sizes what the admin sent, for the product update's batch. Without
  * `sizes` (the API's original shape), `stockQuantity` sets the stock of a one-size product; a product with several
- * sizes keeps them, and a total that differs from theirs is refused, since it cannot say which size changed. With
- * `sizes`: listed ids are renamed, restocked and reordered, entries without an id are added, and sizes left out are
- * removed (their cart lines with them; order lines keep their copied label).
+ * sizes keeps their stock, since a total cannot say which size changed. With
+ * `sizes`: listed ids are renamed, restocked (see newStock) and reordered, entries without an id are added, and sizes
+ * left out are removed (their cart lines with them; order lines keep their copied label).
  */
 export async function sizeUpdates(db: Db, productId: number, input: ProductInput): Promise<BatchItem<"sqlite">[]> {
   const existing = (await loadSizes(db, [productId])).get(productId) ?? [];
   if (!input.sizes) {
     if (existing.length === 1) return [db.update(productSizes).set({ stockQuantity: input.stockQuantity }).where(eq(productSizes.id, existing[0].id))];
-    const total = existing.reduce((sum, size) => sum + size.stockQuantity, 0);
-    if (input.stockQuantity === total) return [];
-    const message = "This product has several sizes: send `sizes` to change their stock";
-    throw badRequest(message, { stockQuantity: [message] });
+    // A client of API.md's original shape cannot name a size: the sizes keep their stock (the answer shows the total).
+    return [];
   }
   const known = new Set(existing.map((size) => size.id));
   input.sizes.forEach((size, index) => {
@@ -86,7 +91,10 @@ export async function sizeUpdates(db: Db, productId: number, input: ProductInput
     ...input.sizes.map((size, position) =>
       size.id === undefined
         ? db.insert(productSizes).values({ productId, label: size.label, position, stockQuantity: size.stockQuantity })
-        : db.update(productSizes).set({ label: size.label, position, stockQuantity: size.stockQuantity }).where(eq(productSizes.id, size.id)),
+        : db
+            .update(productSizes)
+            .set({ label: size.label, position, stockQuantity: newStock(size) })
+            .where(eq(productSizes.id, size.id)),
     ),
   ];
 }

@@ -146,6 +146,20 @@ describe("update product screen and pictures", () => {
     expect((await r2Keys(`products/${product.id}/`)).some((key) => key.endsWith(new URL(b.url, "http://x").searchParams.get("v")!))).toBe(false);
   });
 
+  it("POST with the position boxes alone reorders, though Make first is still on the picture shown first (as a browser sends it)", async () => {
+    const product = await createWith([[PNG_1X1, "a.png"], [JPEG_300X2, "b.jpg"], [WEBP_37X21, "c.webp"]]);
+    const [a, b, c] = product.images;
+    const form = screenProductForm({ name: product.name }, null);
+    for (const image of product.images) form.append("picture", String(image.id));
+    form.set(`position-${a.id}`, "3");
+    form.set(`position-${b.id}`, "1");
+    form.set(`position-${c.id}`, "2");
+    form.set("first", String(a.id)); // the radio's state as the page was served
+    const response = await postMultipartForm(`/product/update/${product.id}`, form, { cookie });
+    expect(response.status, await response.clone().text()).toBe(302);
+    expect((await productJson(product.id)).images.map((image) => image.name)).toEqual(["b.jpg", "c.webp", "a.png"]);
+  });
+
   it("POST removing every picture and adding none is 400 with the message, and changes nothing", async () => {
     const product = await createWith([[PNG_1X1, "only.png"]]);
     const form = screenProductForm({ name: product.name }, null);

@@ -21,4 +21,25 @@ describe("screen actions without a form body", () => {
     });
     expect(response.status).toBe(400);
   });
+
+  for (const path of ["/login", "/register", "/theme", "/cart/add"]) {
+    it(`POST ${path} with a 2 MB form streamed without Content-Length is a 413, read no further than 64 KiB`, async () => {
+      const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent === 0) controller.enqueue(new TextEncoder().encode("email=a%40b.lk&password="));
+          if (sent++ >= 32) return controller.close();
+          controller.enqueue(chunk);
+        },
+      });
+      const response = await SELF.fetch(`http://localhost${path}`, {
+        method: "POST",
+        headers: { Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
+        body,
+        redirect: "manual",
+      });
+      expect(response.status, path).toBe(413);
+    });
+  }
 });

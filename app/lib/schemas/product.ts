@@ -57,6 +57,9 @@ export const productInputSchema = z.object({
           .int("A size's stock must be a whole number")
           .min(0, "A size's stock cannot be below zero")
           .max(1_000_000, "A size's stock is too high"),
+        // Optional: the stock the client last saw. With it, the stock moves by stockQuantity - stockWas, so pairs
+        // sold while an admin had the form open are not put back (the form always sends it).
+        stockWas: z.number({ error: "A size's stockWas must be a number" }).int().min(0).max(1_000_000).optional(),
       }),
     )
     .min(1, "A product needs at least one size")
