@@ -23,8 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
   const { query, problems } = readScreenQuery(listQuerySchema, url.searchParams);
-  const { category, sort, brand, minPrice, maxPrice } = query ?? {};
-  const filters = { brand, minPrice, maxPrice };
+  const { category, sort, size, brand, minPrice, maxPrice } = query ?? {};
+  const filters = { size, brand, minPrice, maxPrice };
   const [page, brands] = await Promise.all([
     listProducts(context.db, { category, sort, page: query?.page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD),
     listBrands(context.db, category),
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     category: category ?? null,
     sort: sort ?? "newest",
     page: page.page,
-    // null with a price range, which is not counted: the pages then go by Previous and Next.
+    // null with a size or a price range, which are not counted: the pages then go by Previous and Next.
     pageCount: page.total === null ? null : Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
     hasMore: page.hasMore,
     total: page.total,
