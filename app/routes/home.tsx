@@ -8,6 +8,7 @@ import { Toast } from "~/components/Toast";
 import { activeFilterCount, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
+import { filterSizes } from "~/lib/sizes";
 import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
 import { listProducts, PRODUCT_CARD } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
@@ -39,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     hasMore: page.hasMore,
     total: page.total,
     filters,
+    sizes: filterSizes(category),
     brands,
     problems,
   };
@@ -74,7 +76,7 @@ function SortControl({ sort }: { sort: Sort }) {
 }
 
 export default function Home() {
-  const { products, category, sort, page, pageCount, hasMore, total, filters, brands, problems } = useLoaderData<typeof loader>();
+  const { products, category, sort, page, pageCount, hasMore, total, filters, sizes, brands, problems } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/";
@@ -112,6 +114,7 @@ export default function Home() {
       </div>
       <Filters
         key={String(searchParams)}
+        sizes={sizes}
         brands={brands}
         values={filters}
         keep={{ ...(category ? { category } : {}), ...(sort !== "newest" ? { sort } : {}) }}

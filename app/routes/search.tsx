@@ -6,6 +6,7 @@ import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
+import { filterSizes } from "~/lib/sizes";
 import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
@@ -31,7 +32,7 @@ export default function SearchPage() {
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <h1 className="text-2xl font-bold tracking-tight">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
       {keyword && (
-        <Filters key={String(searchParams)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
+        <Filters key={String(searchParams)} sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
       )}
       <div className="mt-6">
         {products.length ? (

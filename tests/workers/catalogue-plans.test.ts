@@ -164,7 +164,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
 
 // The sizes go in last, for these tests alone: the tests above keep measuring the catalogue they were written for.
 describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a size-filtered page reads about the page it shows`, () => {
-  // 400,000 sizes with the bench's stock (one in twelve sold out, so a third of the products are sold out in EU 26, 30,
+  // 725,000 sizes with the bench's stock (one in twelve sold out: a third of one category's products are sold out in EU 26,
   // 34, 36, 39, 40 and 43). Seeding the products and their sizes took 22 s here, most of it the stock triggers.
   beforeAll(async () => {
     const statements = [];
