@@ -95,6 +95,9 @@ export const productSizes = sqliteTable(
     index("product_sizes_product_position_idx").on(t.productId, t.position),
     // The dashboard's low-stock list (LOW_STOCK in app/lib/sizes.ts): read from this index, never by scanning sizes.
     index("product_sizes_low_stock_idx").on(t.stockQuantity, t.productId).where(sql`${t.stockQuantity} <= 3`),
+    // The size filter (catalogue-filters.server.ts): "has this size in stock" for each product a page walks, answered
+    // from the index alone, and only sizes in stock are in it.
+    index("product_sizes_in_stock_idx").on(t.productId, t.label).where(sql`${t.stockQuantity} > 0`),
     check("product_sizes_stock_check", sql`${t.stockQuantity} >= 0`),
   ],
 );

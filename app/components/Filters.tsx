@@ -11,6 +11,8 @@ function compact(form: HTMLFormElement): URLSearchParams {
 }
 
 export interface FiltersProps {
+  /** The sizes to offer (filterSizes: the category's, or every shoe size); none hides the size control. */
+  sizes: string[];
   /** The brands to offer (those of the category, or of the whole catalogue). */
   brands: string[];
   values: CatalogueFilters;
@@ -25,14 +27,15 @@ export interface FiltersProps {
 /**
  * The filters of a listing: a GET form, so the filters are in the URL and work without JavaScript. On phones it folds
  * behind a "Filters" disclosure (a <details>, so it opens without JavaScript too); on wide screens app.css shows it as
- * a bar, always open. With JavaScript a new brand applies at once; prices apply with Apply or Enter, not at every
+ * a bar, always open. With JavaScript a new size or brand applies at once; prices apply with Apply or Enter, not at every
  * keystroke; and empty fields stay out of the URL (without it the browser sends them empty, which the loaders ignore).
  */
-export function Filters({ brands, values, keep, clearHref, problems }: FiltersProps) {
+export function Filters({ sizes, brands, values, keep, clearHref, problems }: FiltersProps) {
   const submit = useSubmit();
   const active = activeFilterCount(values);
   // An unknown brand from the URL stays selectable, so the form shows what the page is filtered by.
   const brandOptions = values.brand !== undefined && !brands.includes(values.brand) ? [values.brand, ...brands] : brands;
+  const sizeOptions = values.size !== undefined && !sizes.includes(values.size) ? [values.size, ...sizes] : sizes;
   return (
     <details className="filters-panel group mt-6" open={problems.length > 0 || undefined}>
       <summary className="btn-secondary cursor-pointer list-none [&::-webkit-details-marker]:hidden">
@@ -62,6 +65,21 @@ export function Filters({ brands, values, keep, clearHref, problems }: FiltersPr
         {Object.entries(keep).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
+        {sizeOptions.length > 0 && (
+          <div className="sm:w-36">
+            <label htmlFor="filter-size" className="field-label">
+              Size <span className="font-normal text-slate-600 dark:text-slate-400">(in stock)</span>
+            </label>
+            <select id="filter-size" name="size" defaultValue={values.size ?? ""} className="field-input">
+              <option value="">All sizes</option>
+              {sizeOptions.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="sm:w-56">
           <label htmlFor="filter-brand" className="field-label">
             Brand

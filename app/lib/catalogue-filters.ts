@@ -2,14 +2,13 @@
 // client and server, without zod (the home page's client code imports it): the query schemas that read these
 // parameters are in schemas/product.ts.
 
-/**
- * The URL parameters of the filters beside the category and the sort. A size filter ("in stock in that size") slots
- * in as one more parameter here, a field of CatalogueFilters and a condition in catalogue-filters.server.ts.
- */
-export const FILTER_PARAMS = ["brand", "minPrice", "maxPrice"] as const;
+/** The URL parameters of the filters beside the category and the sort. */
+export const FILTER_PARAMS = ["size", "brand", "minPrice", "maxPrice"] as const;
 export type FilterParam = (typeof FILTER_PARAMS)[number];
 
 export interface CatalogueFilters {
+  /** A size label ("EU 42"), exactly: products with that size in stock. An unknown label matches nothing. */
+  size?: string;
   /** Exactly as the catalogue spells it; an unknown brand matches nothing. */
   brand?: string;
   /** In rupees, inclusive. */
@@ -20,16 +19,16 @@ export interface CatalogueFilters {
 /** How many filters are set, a price range counting once: the count the phone's "Filters" button shows. */
 export function activeFilterCount(filters: CatalogueFilters): number {
   const price = filters.minPrice !== undefined || filters.maxPrice !== undefined;
-  return (filters.brand !== undefined ? 1 : 0) + (price ? 1 : 0);
+  return (filters.size !== undefined ? 1 : 0) + (filters.brand !== undefined ? 1 : 0) + (price ? 1 : 0);
 }
 
 /**
  * Whether a listing with these filters can be counted from the kept totals (catalogue_counts, catalogue_brands).
- * A price range (and a size) would mean reading every matching product, so such listings say only whether another
- * page follows.
+ * A price range or a size would mean reading every matching product (stock changes with every order, so no kept total
+ * per size), so such listings say only whether another page follows.
  */
 export function isCountable(filters: CatalogueFilters): boolean {
-  return filters.minPrice === undefined && filters.maxPrice === undefined;
+  return filters.size === undefined && filters.minPrice === undefined && filters.maxPrice === undefined;
 }
 
 /** The query without the filters and the page: what "Clear all" links to (the category, sort or keyword stay). */

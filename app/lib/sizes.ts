@@ -35,6 +35,16 @@ export const CATEGORY_SIZES: Record<Category, string[]> = {
   Accessories: [ONE_SIZE],
 };
 
+/**
+ * The sizes the grid's size filter offers: the category's, or with no category every shoe size, smallest first, each
+ * once (Ladies and Kids share EU 35; Gents and Ladies EU 39 to 42). None for a category sold in one size.
+ */
+export function filterSizes(category: Category | undefined): string[] {
+  const labels = category ? CATEGORY_SIZES[category] : [...new Set(Object.values(CATEGORY_SIZES).flat())];
+  return labels.filter((label) => label !== ONE_SIZE).sort((a, b) => euNumber(a) - euNumber(b));
+}
+const euNumber = (label: string) => Number(label.replace(/^EU /, ""));
+
 /** A size guide row: EU size, UK, US and the foot's length in centimetres. */
 export interface SizeGuideRow {
   eu: number;

@@ -8,6 +8,7 @@ import { Toast } from "~/components/Toast";
 import { activeFilterCount, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
+import { filterSizes } from "~/lib/sizes";
 import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
 import { listProducts, PRODUCT_CARD } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
@@ -23,8 +24,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
   const { query, problems } = readScreenQuery(listQuerySchema, url.searchParams);
-  const { category, sort, brand, minPrice, maxPrice } = query ?? {};
-  const filters = { brand, minPrice, maxPrice };
+  const { category, sort, size, brand, minPrice, maxPrice } = query ?? {};
+  const filters = { size, brand, minPrice, maxPrice };
   const [page, brands] = await Promise.all([
     listProducts(context.db, { category, sort, page: query?.page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD),
     listBrands(context.db, category),
@@ -34,11 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     category: category ?? null,
     sort: sort ?? "newest",
     page: page.page,
-    // null with a price range, which is not counted: the pages then go by Previous and Next.
+    // null with a size or a price range, which are not counted: the pages then go by Previous and Next.
     pageCount: page.total === null ? null : Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
     hasMore: page.hasMore,
     total: page.total,
     filters,
+    sizes: filterSizes(category),
     brands,
     problems,
   };
@@ -74,7 +76,7 @@ function SortControl({ sort }: { sort: Sort }) {
 }
 
 export default function Home() {
-  const { products, category, sort, page, pageCount, hasMore, total, filters, brands, problems } = useLoaderData<typeof loader>();
+  const { products, category, sort, page, pageCount, hasMore, total, filters, sizes, brands, problems } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/";
@@ -112,6 +114,7 @@ export default function Home() {
       </div>
       <Filters
         key={String(searchParams)}
+        sizes={sizes}
         brands={brands}
         values={filters}
         keep={{ ...(category ? { category } : {}), ...(sort !== "newest" ? { sort } : {}) }}

@@ -6,20 +6,21 @@ import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
+import { filterSizes } from "~/lib/sizes";
 import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
 
 // The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript. The
-// filters (brand, price range) narrow the results; the brands offered are the whole catalogue's.
+// filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
   const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
   const brands = await listBrands(context.db);
   if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, filters: {}, brands, problems };
-  const { keyword, page = 1, brand, minPrice, maxPrice } = query;
-  const filters = { brand, minPrice, maxPrice };
+  const { keyword, page = 1, size, brand, minPrice, maxPrice } = query;
+  const filters = { size, brand, minPrice, maxPrice };
   const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD);
   return { keyword, products: items, page, hasMore, filters, brands, problems };
 }
@@ -31,7 +32,7 @@ export default function SearchPage() {
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <h1 className="text-2xl font-bold tracking-tight">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
       {keyword && (
-        <Filters key={String(searchParams)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
+        <Filters key={String(searchParams)} sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
       )}
       <div className="mt-6">
         {products.length ? (

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 
 import { gotoHydrated, waitForHydration } from "./helpers";
 
-// The catalogue's filters (brand, price range, Clear all) on the grid and the search results, with and without
+// The catalogue's filters (size, brand, price range, Clear all) on the grid and the search results, with and without
 // JavaScript, and "You may also like" on a product page, against the demo catalogue. Other tests add and delete
 // products of their own (names starting "E2E "), so these assert what every card shows rather than exact counts.
 
@@ -104,7 +104,7 @@ test.describe("filters without JavaScript, on a phone", () => {
     await brandSelect(page).selectOption("Serendib Studio");
     await filters(page).getByLabel("Max").fill("20000");
     await filters(page).getByRole("button", { name: "Apply" }).click();
-    await expect(page).toHaveURL(/\/\?category=Ladies&brand=Serendib\+Studio&minPrice=&maxPrice=20000$/);
+    await expect(page).toHaveURL(/\/\?category=Ladies&size=&brand=Serendib\+Studio&minPrice=&maxPrice=20000$/);
     const facts = await cardFacts(page);
     expect(facts.length).toBeGreaterThan(0);
     for (const card of facts) {
@@ -118,6 +118,84 @@ test.describe("filters without JavaScript, on a phone", () => {
     await expect(page).toHaveURL(/\/\?category=Ladies$/);
     expect(await cards(page).count()).toBeGreaterThan(facts.length);
   });
+});
+
+/** The product ids of the cards shown, read from their links. */
+async function cardIds(page: Page): Promise<number[]> {
+  const hrefs = await cards(page).evaluateAll((nodes) => nodes.map((node) => node.querySelector('a[href^="/product/"]')?.getAttribute("href") ?? ""));
+  return hrefs.map((href) => Number(href.match(/^\/product\/(\d+)/)?.[1]));
+}
+
+/** Every card shown is, says the API, a Gents product with `label` in stock; and no Gents product lacking it is shown. */
+async function expectOnlyInStock(page: Page, label: string) {
+  const shown = await cardIds(page);
+  expect(shown.length).toBeGreaterThan(0);
+  for (const id of shown) {
+    const product = (await (await page.request.get(`/api/product/${id}`)).json()) as { category: string; sizes: { label: string; stockQuantity: number }[] };
+    expect(product.category, `product ${id}`).toBe("Gents");
+    expect(product.sizes.find((size) => size.label === label)?.stockQuantity ?? 0, `product ${id} in ${label}`).toBeGreaterThan(0);
+  }
+  // The Gents products without it in stock (sold out, or not made in it), which the unfiltered grid does show.
+  const gents = (await (await page.request.get("/api/products?category=Gents")).json()) as { id: number; sizes: { label: string; stockQuantity: number }[] }[];
+  const without = gents.filter((product) => !product.sizes.some((size) => size.label === label && size.stockQuantity > 0)).map((product) => product.id);
+  for (const id of without) expect(shown).not.toContain(id);
+}
+
+test.describe("the size filter", () => {
+  test("with JavaScript: a Gents size applies on change, shows only products in stock in it, and Clear all clears it", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents");
+    const sizeSelect = filters(page).getByLabel("Size");
+    await expect(sizeSelect.locator("option")).toHaveText(["All sizes", "EU 39", "EU 40", "EU 41", "EU 42", "EU 43", "EU 44", "EU 45", "EU 46"]);
+    await sizeSelect.selectOption("EU 42");
+    await expect(page).toHaveURL(/\/\?category=Gents&size=EU\+42$/);
+    await expect(sizeSelect).toHaveValue("EU 42");
+    await expectOnlyInStock(page, "EU 42");
+    // Not counted: the banner gives no total.
+    await expect(page.getByRole("region", { name: "Category filter" })).not.toContainText("products");
+    // The sort keeps it.
+    await page.getByLabel("Sort by").selectOption("name");
+    await expect(page).toHaveURL(/size=EU\+42/);
+    await expect(sizeSelect).toHaveValue("EU 42");
+    await expectOnlyInStock(page, "EU 42");
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents&sort=name$/);
+    await expect(sizeSelect).toHaveValue("");
+  });
+
+});
+
+test.describe("the size filter without JavaScript, on a phone", () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the GET form filters by size and the Filters button counts it", async ({ page }) => {
+    await page.goto("/?category=Gents");
+    await disclosure(page).click();
+    await filters(page).getByLabel("Size").selectOption("EU 42");
+    await filters(page).getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents&size=EU\+42&brand=&minPrice=&maxPrice=$/);
+    await expectOnlyInStock(page, "EU 42");
+    await expect(disclosure(page)).toHaveText(/Filters\s*1 applied/);
+    await disclosure(page).click();
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents$/);
+  });
+});
+
+// Screenshots for people to look at (not compared): /tmp/sizefilter-shots/grid-size-<theme>-<width>.png.
+test.describe("size filter screenshots", () => {
+  for (const theme of ["light-theme", "dark-theme"] as const) {
+    for (const width of [390, 1280]) {
+      test(`${theme} at ${width}`, async ({ page, context, baseURL }) => {
+        mkdirSync("/tmp/sizefilter-shots", { recursive: true });
+        await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
+        await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+        await gotoHydrated(page, "/?category=Gents&size=EU+42");
+        if (width < 500) await disclosure(page).click();
+        await expect(filters(page).getByLabel("Size")).toHaveValue("EU 42");
+        await page.screenshot({ path: `/tmp/sizefilter-shots/grid-size-${theme.replace("-theme", "")}-${width}.png`, fullPage: false });
+      });
+    }
+  }
 });
 
 test.describe("You may also like", () => {

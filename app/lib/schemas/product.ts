@@ -145,6 +145,13 @@ const rupeesParam = (name: string) =>
 
 /** The filters beside the category and sort (catalogue-filters.ts), on the grid, the search results and the API. */
 export const filterQueryFields = {
+  size: z
+    .string()
+    .trim()
+    .min(1, "size must not be empty")
+    .max(SIZE_LABEL_MAX, `size must be at most ${SIZE_LABEL_MAX} characters`)
+    .refine((size) => !/[\u0000-\u001f\u007f]/.test(size), "size must not contain control characters")
+    .optional(),
   brand: z.string().trim().min(1, "brand must not be empty").max(BRAND_MAX, `brand must be at most ${BRAND_MAX} characters`).optional(),
   minPrice: rupeesParam("minPrice").optional(),
   maxPrice: rupeesParam("maxPrice").optional(),

@@ -16,10 +16,10 @@ function nextPageUrl(requestUrl: string, page: number): string {
 
 export const productsApi = apiResource("/api/products", {
   "GET /": endpoint({
-    summary: `The catalogue, newest first, optionally by category, brand (exact; an unknown brand gives []) and price range (minPrice and maxPrice in rupees, inclusive). With page, that page alone, with X-Total-Count (left out with a price range, which is not counted) and a Link header (rel="next") while more pages follow; without, the first ${UNPAGED_LIMIT}.`,
+    summary: `The catalogue, newest first, optionally by category, size (a size label such as "EU 42", exactly: products with that size in stock), brand (exact; an unknown brand gives []) and price range (minPrice and maxPrice in rupees, inclusive). With page, that page alone, with X-Total-Count (left out with a size or a price range, which are not counted) and a Link header (rel="next") while more pages follow; without, the first ${UNPAGED_LIMIT}.`,
     auth: "none",
     query: listQuerySchema,
-    responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad brand or price range (minPrice above maxPrice, negative, not a number)" } },
+    responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad size (empty, over 20 characters, control characters), brand or price range (minPrice above maxPrice, negative, not a number)" } },
     handler: async ({ context, query, request }) => {
       const paged = query.page !== undefined;
       const result = await listProducts(
@@ -29,7 +29,7 @@ export const productsApi = apiResource("/api/products", {
           sort: query.sort,
           page: query.page ?? 1,
           pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
-          filters: { brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice },
+          filters: { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice },
         },
         WHOLE_PRODUCT,
       );
@@ -41,12 +41,12 @@ export const productsApi = apiResource("/api/products", {
     },
   }),
   "GET /search": endpoint({
-    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page.`,
+    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page.`,
     auth: "none",
     query: searchQuerySchema,
-    responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad brand or price range" } },
+    responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad size, brand or price range" } },
     handler: async ({ context, query }) => {
-      const filters = { brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
+      const filters = { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
       const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters }, WHOLE_PRODUCT);
       return json(await withSizes(context.db, items));
     },

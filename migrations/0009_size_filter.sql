@@ -1,0 +1,1 @@
+CREATE INDEX `product_sizes_in_stock_idx` ON `product_sizes` (`product_id`,`label`) WHERE "product_sizes"."stock_quantity" > 0;
