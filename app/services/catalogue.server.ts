@@ -13,7 +13,7 @@ import { ONE_SIZE } from "~/lib/sizes";
 import { filterConditions, keptTotal } from "./catalogue-filters.server";
 import { type Db, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
-import { etagFor, measured, picturesQuery, savePictures, toImageViews, type PictureChanges } from "./product-images.server";
+import { etagFor, measured, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
 
 const { products, productImages } = schema;
 type ProductRow = typeof products.$inferSelect;
@@ -291,17 +291,9 @@ export async function deleteProduct(db: Db, bucket: R2Bucket, id: number): Promi
   if (keys.size) await bucket.delete([...keys]);
 }
 
-export interface ProductImage {
-  etag: string;
-  type: string;
-  /** null when the caller's copy is current (304). */
-  body: ReadableStream | null;
-  /** Whether the URL named the current image, so it may be cached for good. */
-  versioned: boolean;
-}
 
 /** The ETag is the image key's uuid: a strong validator known from D1 alone, so a 304 never touches R2. */
-export async function getProductImage(db: Db, bucket: R2Bucket, id: number, ifNoneMatch: string | null, version: string | null): Promise<ProductImage> {
+export async function getProductImage(db: Db, bucket: R2Bucket, id: number, ifNoneMatch: string | null, version: string | null): Promise<ServedImage> {
   const [row] = await db
     .select({ imageKey: products.imageKey, imageType: products.imageType })
     .from(products)

@@ -5,7 +5,7 @@ import { PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { apiProductSchema, picturesInputSchema, productInputSchema } from "~/lib/schemas/product";
 import { createProduct, deleteProduct, getProduct, getProductImage, readProductImage, updateProduct } from "~/services/catalogue.server";
 import type { Db } from "~/services/db.server";
-import { getProductImageAt, readProductImages } from "~/services/product-images.server";
+import { getProductImageAt, readProductImages, type ServedImage } from "~/services/product-images.server";
 import { withSizes } from "~/services/sizes.server";
 
 const withItsSizes = async <T extends { id: number }>(db: Db, product: T) => (await withSizes(db, [product]))[0];
@@ -32,6 +32,17 @@ async function readProductForm(request: Request) {
   const added = await readProductImages(files, "imageFiles", readProductImage);
   const keep = form.has("images") ? await parseJsonField(form, "images", picturesInputSchema) : undefined;
   return { input, first, added, keep };
+}
+
+/** A picture's answer, for /image and /images/{n} alike: 200 with its bytes, or 304 when the client's copy is current. */
+function imageResponse(image: ServedImage): Response {
+  const headers = {
+    ETag: image.etag,
+    // A URL with ?v=<current key> never changes meaning: cache it for a year. A bare URL is revalidated.
+    "Cache-Control": image.versioned ? "public, max-age=31536000, immutable" : "public, max-age=300, must-revalidate",
+    "Content-Type": image.type,
+  };
+  return new Response(image.body, { status: image.body ? 200 : 304, headers });
 }
 
 export const productApi = apiResource("/api/product", {
@@ -89,13 +100,7 @@ export const productApi = apiResource("/api/product", {
         request.headers.get("If-None-Match"),
         new URL(request.url).searchParams.get("v"),
       );
-      const headers = {
-        ETag: image.etag,
-        // A URL with ?v=<current key> never changes meaning: cache it for a year. A bare URL is revalidated.
-        "Cache-Control": image.versioned ? "public, max-age=31536000, immutable" : "public, max-age=300, must-revalidate",
-        "Content-Type": image.type,
-      };
-      return new Response(image.body, { status: image.body ? 200 : 304, headers });
+      return imageResponse(image);
     },
   }),
   "GET /{id}/images/{n}": endpoint({
@@ -115,12 +120,7 @@ export const productApi = apiResource("/api/product", {
         request.headers.get("If-None-Match"),
         new URL(request.url).searchParams.get("v"),
       );
-      const headers = {
-        ETag: image.etag,
-        "Cache-Control": image.versioned ? "public, max-age=31536000, immutable" : "public, max-age=300, must-revalidate",
-        "Content-Type": image.type,
-      };
-      return new Response(image.body, { status: image.body ? 200 : 304, headers });
+      return imageResponse(image);
     },
   }),
 });
