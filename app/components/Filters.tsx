@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, useSubmit } from "react-router";
 
 import { activeFilterCount, type CatalogueFilters } from "~/lib/catalogue-filters";
@@ -66,33 +67,20 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         {sizeOptions.length > 0 && (
-          <div className="sm:w-36">
-            <label htmlFor="filter-size" className="field-label">
-              Size <span className="font-normal text-slate-600 dark:text-slate-400">(in stock)</span>
-            </label>
-            <select id="filter-size" name="size" defaultValue={values.size ?? ""} className="field-input">
-              <option value="">All sizes</option>
-              {sizeOptions.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectFilter
+            name="size"
+            label={
+              <>
+                Size <span className="font-normal text-slate-600 dark:text-slate-400">(in stock)</span>
+              </>
+            }
+            all="All sizes"
+            options={sizeOptions}
+            value={values.size}
+            className="sm:w-36"
+          />
         )}
-        <div className="sm:w-56">
-          <label htmlFor="filter-brand" className="field-label">
-            Brand
-          </label>
-          <select id="filter-brand" name="brand" defaultValue={values.brand ?? ""} className="field-input">
-            <option value="">All brands</option>
-            {brandOptions.map((brand) => (
-              <option key={brand} value={brand}>
-                {brand}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter name="brand" label="Brand" all="All brands" options={brandOptions} value={values.brand} className="sm:w-56" />
         <fieldset className="min-w-0">
           <legend className="field-label">Price (Rs)</legend>
           <div className="flex items-center gap-2">
@@ -143,5 +131,24 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
         )}
       </Form>
     </details>
+  );
+}
+
+/** One of the filter form's choices (size, brand): a labelled select whose first option clears it. */
+function SelectFilter({ name, label, all, options, value, className }: { name: string; label: ReactNode; all: string; options: readonly string[]; value?: string; className: string }) {
+  return (
+    <div className={className}>
+      <label htmlFor={`filter-${name}`} className="field-label">
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className="field-input">
+        <option value="">{all}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
