@@ -281,3 +281,10 @@ export const catalogueBrands = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.category, t.brand] })],
 );
+
+// The products whose pages a write changed, recorded by triggers (migrations/0010) on products, sizes, pictures and
+// reviews. After each write request the Worker takes the rows out and purges those pages from the edge cache, so no
+// write path can forget to (workers/catalogue-purge.ts).
+export const catalogueChanges = sqliteTable("catalogue_changes", {
+  productId: integer("product_id").notNull(),
+});

@@ -189,6 +189,8 @@ async function seed(from: number, to: number, imageKeys: string[] | null): Promi
       statements.push(env.DB.prepare(insertProducts(start, Math.min(to, start + 9_999), keys)));
       statements.push(env.DB.prepare(insertSizes(start, Math.min(to, start + 9_999))));
     }
+    // Seeded while no server runs: no cached page to purge (migrations/0010).
+    statements.push(env.DB.prepare("DELETE FROM catalogue_changes"));
     await env.DB.batch(statements);
     const counted = await env.DB.prepare("SELECT (SELECT count(*) FROM products) AS rows, (SELECT product_count FROM catalogue_counts WHERE category = '') AS total").first<{
       rows: number;

@@ -51,7 +51,7 @@ async function main() {
   });
   try {
     const db = drizzle(proxy.env.DB, { schema });
-    const { users, products, productSizes, productImages } = schema;
+    const { users, products, productSizes, productImages, catalogueChanges } = schema;
 
     let existing;
     try {
@@ -103,6 +103,8 @@ async function main() {
       ),
       // The first picture of each is mirrored into products.image_* by the triggers of migrations/0007.
       ...pictureRows.map((row) => db.insert(productImages).values(row)),
+      // Seeded before the shop serves a page: no cached page to purge (migrations/0010).
+      db.delete(catalogueChanges),
     ]);
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

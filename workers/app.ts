@@ -1,8 +1,22 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { createDb, type Db } from "../app/services/db.server";
 import { allowedCrossOrigin, isApiPath, isPreflight, preflightResponse, withCorsHeaders, withoutCookie } from "./cors";
+import { purgeChangedPages, type Purge } from "./catalogue-purge";
+import { bookmarkedResponse, openSession } from "./d1-session";
+import {
+  anonymousRequest,
+  markShared,
+  matchStored,
+  privateByDefault,
+  purgeStored,
+  servedPage,
+  sharedPageVisit,
+  storeIfShared,
+  type PageProps,
+} from "./edge-cache";
 
 declare module "react-router" {
   export interface AppLoadContext {
@@ -19,6 +33,8 @@ const requestHandler = import.meta.env.DEV
   : createRequestHandler(serverBuild, import.meta.env.MODE);
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 
 function contentSecurityPolicy(nonce: string, frameableBySelf = false): string {
   return [
@@ -59,9 +75,52 @@ function isCrossOriginWrite(request: Request): boolean {
   return origin !== null && origin !== new URL(request.url).origin;
 }
 
+/**
+ * Drops the shared pages that carry any of the tags; false when the cache refused. With Workers Caching the purge runs
+ * inside CataloguePages (a purge reaches only the cache of the entrypoint that calls it); elsewhere it is recorded
+ * beside the Cache API's copies.
+ */
+function cachePurger(ctx: ExecutionContext): Purge {
+  return async (tags) => {
+    if (!ctx.cache) return purgeStored(tags).then(() => true);
+    return ctx.exports.CataloguePages.purge(tags);
+  };
+}
+
+/** A page as every anonymous visitor with this theme sees it, read from any replica, ready for the shared cache. */
+async function renderSharedPage(request: Request, env: Env, ctx: ExecutionContext, props: PageProps): Promise<Response> {
+  const renderNonce = newNonce();
+  const renderedAt = Date.now();
+  const db = createDb(env.DB.withSession("first-unconstrained") as unknown as D1Database);
+  const context = { cloudflare: { env, ctx }, db, cspNonce: renderNonce };
+  const response = await requestHandler(anonymousRequest(request, props), context);
+  return markShared(response, new URL(request.url), renderNonce, renderedAt);
+}
+
+/** The entrypoint Workers Caching fronts (wrangler.jsonc "exports"): on a hit Cloudflare answers without running it. */
+export class CataloguePages extends WorkerEntrypoint<Env, PageProps> {
+  fetch(request: Request): Promise<Response> {
+    return renderSharedPage(request, this.env, this.ctx, this.ctx.props);
+  }
+
+  async purge(tags: string[]): Promise<boolean> {
+    const result = await this.ctx.cache?.purge({ tags });
+    if (result && !result.success) console.warn("Cache purge refused", tags, result.errors);
+    return result?.success ?? false;
+  }
+}
+
+/** A shared page: from Workers Caching where the runtime has it, else from the Cache API in front of the same render. */
+async function sharedPage(request: Request, env: Env, ctx: ExecutionContext, props: PageProps): Promise<Response> {
+  if (ctx.cache) return ctx.exports.CataloguePages({ props }).fetch(request);
+  const url = new URL(request.url);
+  if (request.method !== "GET") return renderSharedPage(request, env, ctx, props);
+  return (await matchStored(url, props)) ?? storeIfShared(await renderSharedPage(request, env, ctx, props), url, props, ctx);
+}
+
 export default {
   async fetch(request, env, ctx) {
-    const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+    const nonce = newNonce();
     const url = new URL(request.url);
     const api = isApiPath(url);
     // A listed origin (ALLOWED_ORIGINS) calling the API: answered with CORS headers, authenticated by bearer token only.
@@ -77,7 +136,14 @@ export default {
       const body = JSON.stringify({ message: "Cross-origin request refused" });
       return secure(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }));
     }
+
+    const visit = sharedPageVisit(request, url);
+    if (visit) return secure(servedPage(await sharedPage(request, env, ctx, visit), nonce));
+
     const forwarded = corsOrigin === null ? request : withoutCookie(request);
-    return secure(await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(env.DB), cspNonce: nonce }));
+    const session = openSession(env.DB, forwarded, api);
+    const response = await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(session.d1), cspNonce: nonce });
+    if (session.wrote) await purgeChangedPages(session.d1, cachePurger(ctx));
+    return secure(privateByDefault(bookmarkedResponse(response, session, forwarded, api)));
   },
 } satisfies ExportedHandler<Env>;

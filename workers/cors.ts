@@ -6,9 +6,9 @@
 export const API_PREFIX = "/api/";
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE"];
 /** The request headers the contract uses (lower case, as browsers send them in Access-Control-Request-Headers). */
-const ALLOWED_HEADERS = ["authorization", "content-type"];
+const ALLOWED_HEADERS = ["authorization", "content-type", "x-d1-bookmark"];
 /** Answer headers a client needs to read: paging, the login limit, a slip's file name, image validators. */
-const EXPOSED_HEADERS = "X-Total-Count, Link, Retry-After, Content-Disposition, ETag";
+const EXPOSED_HEADERS = "X-Total-Count, Link, Retry-After, Content-Disposition, ETag, X-D1-Bookmark";
 /** How long a browser may reuse a preflight (Chromium caps it at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
@@ -63,7 +63,7 @@ export function preflightResponse(request: Request, origin: string | null): Resp
     headers: {
       "Access-Control-Allow-Origin": origin,
       "Access-Control-Allow-Methods": ALLOWED_METHODS.join(", "),
-      "Access-Control-Allow-Headers": "Authorization, Content-Type",
+      "Access-Control-Allow-Headers": "Authorization, Content-Type, X-D1-Bookmark",
       "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
       Vary: vary,
     },

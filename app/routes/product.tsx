@@ -11,6 +11,7 @@ import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Rev
 import { Stars } from "~/components/Stars";
 import { Toast } from "~/components/Toast";
 import { isPurchasable } from "~/lib/availability";
+import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
 import { hasSizeChoice } from "~/lib/sizes";
@@ -72,8 +73,12 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     shown,
     viewer: user ? (isAdmin ? "admin" : "customer") : "visitor",
   };
-  return { product: page.product, images, image, sizes: sizes.get(id) ?? [], reviews, related, origin: url.origin };
+  // The edge cache tags the page with every product it shows, so a change to any of them purges it.
+  const headers = { "Cache-Tag": productPageTags(id, related.map((product) => product.id)) };
+  return data({ product: page.product, images, image, sizes: sizes.get(id) ?? [], reviews, related, origin: url.origin }, { headers });
 }
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
 

@@ -1,5 +1,8 @@
 import { expect } from "vitest";
 
+import { purgeChangedPages } from "../../workers/catalogue-purge";
+import { purgeStored } from "../../workers/edge-cache";
+
 import { JPEG_1X1, PNG_1X1 } from "./fixtures/images";
 import { ORIGIN, authHeader, call, testEnv } from "./helpers";
 
@@ -111,7 +114,19 @@ export async function insertProduct(overrides: RowOverrides = {}): Promise<numbe
     .first<{ id: number }>();
   // Its stock lives in one "One size", as the migration and the admin's one-size products keep it.
   await testEnv.DB.prepare("INSERT INTO product_sizes (product_id, label, position, stock_quantity) VALUES (?, 'One size', 0, ?)").bind(row!.id, body.stockQuantity).run();
+  await purgeDirectWrites();
   return row!.id;
+}
+
+/**
+ * After a test writes D1 directly, around the Worker: the pages those writes changed leave the edge cache the way a
+ * write request's would (the triggers recorded them), so the next anonymous page shows them.
+ */
+export async function purgeDirectWrites(): Promise<void> {
+  await purgeChangedPages(testEnv.DB, async (tags) => {
+    await purgeStored(tags);
+    return true;
+  });
 }
 
 /** The id of a one-size product's size (insertProduct's "One size"). */

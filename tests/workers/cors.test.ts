@@ -38,7 +38,7 @@ describe("CORS on /api", () => {
         expect(response.status, method).toBe(204);
         expect(response.headers.get("Access-Control-Allow-Origin")).toBe(LISTED);
         expect(response.headers.get("Access-Control-Allow-Methods")?.split(/,\s*/)).toEqual(expect.arrayContaining(["GET", "POST", "PUT", "DELETE"]));
-        expect(response.headers.get("Access-Control-Allow-Headers")?.toLowerCase().split(/,\s*/)).toEqual(["authorization", "content-type"]);
+        expect(response.headers.get("Access-Control-Allow-Headers")?.toLowerCase().split(/,\s*/)).toEqual(["authorization", "content-type", "x-d1-bookmark"]);
         expect(response.headers.get("Access-Control-Allow-Credentials")).toBeNull();
         expect(response.headers.get("Vary")).toContain("Origin");
         expect(Number(response.headers.get("Access-Control-Max-Age"))).toBeGreaterThan(0);

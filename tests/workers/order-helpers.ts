@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 
-import { insertProduct, postMultipartForm, r2Keys, type RowOverrides, type Upload, jpeg, png } from "./catalogue-helpers";
+import { insertProduct, postMultipartForm, purgeDirectWrites, r2Keys, type RowOverrides, type Upload, jpeg, png } from "./catalogue-helpers";
 import { JPEG_1X1, PNG_1X1, TEXT_BYTES } from "./fixtures/images";
 import { apiJson, authHeader, call, login, register, registerAdmin, testEnv, type TestUser } from "./helpers";
 
@@ -127,6 +127,7 @@ export async function stockOf(productId: number): Promise<number | null> {
 
 export async function setStock(productId: number, stock: number): Promise<void> {
   await testEnv.DB.prepare("UPDATE product_sizes SET stock_quantity = ? WHERE product_id = ?").bind(stock, productId).run();
+  await purgeDirectWrites();
 }
 
 /** How many orders hold a line of this product (or how many orders there are at all). */

@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+
+import { gotoHydrated } from "./helpers";
+
+// The shared edge cache against the built Worker (the Cache API stands in for Workers Caching under Miniflare; README,
+// "Edge cache and read replicas"): hits carry their age, every answer its own CSP nonce, and a shopper's own page is
+// never the one stored.
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+test("a second anonymous load is a hit, with a CSP nonce of its own on every script", async ({ request }) => {
+  const path = `/?sort=name&e2e=${unique()}`;
+  const answers = [];
+  for (let i = 0; i < 2; i++) {
+    const response = await request.get(path);
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    const csp = response.headers()["content-security-policy"];
+    const allowed = csp.match(/'nonce-([^']+)'/)?.[1];
+    const carried = [...new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((match) => match[1]))];
+    expect(carried).toEqual([allowed]);
+    expect(csp).not.toContain("unsafe-inline'; script");
+    answers.push({ status: response.headers()["cf-cache-status"], age: response.headers()["age"], nonce: allowed, cacheControl: response.headers()["cache-control"] });
+  }
+  expect(answers.map((answer) => answer.status)).toEqual(["MISS", "HIT"]);
+  expect(Number(answers[1].age)).toBeGreaterThanOrEqual(0);
+  expect(answers[0].nonce).not.toBe(answers[1].nonce);
+  expect(answers[1].cacheControl).toBe("public, no-cache");
+});
+
+test("a cached page hydrates under its CSP, and a visitor's cart makes their page their own", async ({ page, browser }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
+  });
+  const path = `/?category=Accessories&e2e=${unique()}`;
+  await page.goto(path);
+  await gotoHydrated(page, path);
+  expect(violations).toEqual([]);
+  await expect(page.getByRole("link", { name: "Cart, 0 items" })).toBeVisible();
+
+  await page.getByRole("button", { name: /^Add to Cart: / }).first().click();
+  await expect(page.getByRole("link", { name: "Cart, 1 item" })).toBeVisible();
+  const own = await page.request.get(path);
+  expect(own.headers()["cache-control"]).toBe("private, no-store");
+  expect(own.headers()["cf-cache-status"]).toBeUndefined();
+  await page.reload();
+  await expect(page.getByRole("link", { name: "Cart, 1 item" })).toBeVisible();
+
+  // Someone else, with no cart, gets the shared page: the one stored before, not the shopper's.
+  const stranger = await browser.newContext();
+  const response = await stranger.request.get(path);
+  expect(response.headers()["cf-cache-status"]).toBe("HIT");
+  expect(await response.text()).toContain("Cart, 0 items");
+  await stranger.close();
+});
+
+test("static assets are immutable for a year", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  const script = html.match(/\/assets\/[\w.-]+\.js/)?.[0];
+  expect(script).toBeTruthy();
+  const response = await request.get(script!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+});

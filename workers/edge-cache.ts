@@ -1,0 +1,167 @@
+// The shared cache in front of the catalogue: the pages every anonymous visitor with an empty cart sees alike (the
+// grid in all its filters and pages, product pages, search, the sitemaps and robots.txt). Anything that depends on who
+// asks (a session, a cart, an admin's buttons, a Set-Cookie) never goes near it. README: "Edge cache and read replicas".
+//
+// On Cloudflare the pages come from Workers Caching: the CataloguePages entrypoint has caching enabled (wrangler.jsonc
+// "exports"), the gateway calls it through ctx.exports, so a hit never runs the Worker, and writes purge by Cache-Tag
+// with ctx.cache.purge. Miniflare and vitest-pool-workers have no Workers Caching (no ctx.cache), so there the same
+// entrypoint is fronted by the Cache API, which they do simulate, and a purge records the tag's purge time beside it:
+// an entry rendered before its tags' last purge is a miss. Same headers, same tags, same rules.
+
+import { readCookie } from "../app/lib/cookies";
+import { GUEST_CART_COOKIE, readGuestCart } from "../app/lib/guest-cart";
+import { THEME_COOKIE } from "../app/lib/theme.server";
+import { isTheme, DEFAULT_THEME, type Theme } from "../app/lib/constants";
+import { SESSION_COOKIE } from "../app/services/session.server";
+import { CATALOGUE_TAG } from "../app/lib/edge-cache";
+
+/** How long the edge keeps a page that shows stock: the most a shopper can see an old figure after a missed purge. */
+export const PAGE_MAX_AGE_SECONDS = 60;
+/** robots.txt says the same for the life of a deployment. */
+const ROBOTS_MAX_AGE_SECONDS = 86_400;
+
+/** What the cached entrypoint needs to render a page as any anonymous visitor would see it. */
+export interface PageProps {
+  theme: Theme;
+}
+
+// Headers between the cached entrypoint and the gateway; the gateway strips them before a response leaves.
+export const RENDER_NONCE_HEADER = "X-Stride-Render-Nonce";
+const RENDERED_AT_HEADER = "X-Stride-Rendered-At";
+const EDGE_CACHE_CONTROL = "Cloudflare-CDN-Cache-Control";
+/** Browsers ask again every time: the page they hold would not know about a cart filled since. */
+const BROWSER_CACHE_CONTROL = "public, no-cache";
+const INTERNAL_HEADERS = [RENDER_NONCE_HEADER, RENDERED_AT_HEADER, EDGE_CACHE_CONTROL, "Cache-Tag"];
+
+const CATALOGUE_PATH = /^\/(?:_root\.data|search(?:\.data)?|product\/\d{1,12}(?:\.data)?|robots\.txt|sitemap\.xml|sitemaps\/[\w.-]+)?$/;
+
+/**
+ * The visitor's theme when the request may be answered from the shared cache, else null: a GET or HEAD of a catalogue
+ * page with no session (even a dead one), no bearer token and no line in the visitor's cart. The theme is the one
+ * thing of the visitor's that the page shows, so it is part of the cache key (as ctx.props).
+ */
+export function sharedPageVisit(request: Request, url: URL): PageProps | null {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  if (!CATALOGUE_PATH.test(url.pathname)) return null;
+  if (request.headers.has("Authorization")) return null;
+  const cookie = request.headers.get("Cookie");
+  if (readCookie(cookie, SESSION_COOKIE) !== null) return null;
+  if (readGuestCart(cookie).length > 0) return null;
+  const theme = readCookie(cookie, THEME_COOKIE);
+  return { theme: isTheme(theme) ? theme : DEFAULT_THEME };
+}
+
+/** The request the cached entrypoint renders: the visitor's, less every cookie but the theme and less any credential. */
+export function anonymousRequest(request: Request, { theme }: PageProps): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("Authorization");
+  headers.set("Cookie", `${THEME_COOKIE}=${theme}`);
+  return new Request(request.url, { method: request.method, headers });
+}
+
+/**
+ * The rendered page made storable, or marked never to be stored. Only a full 200 with no Set-Cookie is shared. The
+ * browser is told to ask again every time; the edge keeps it for the max age, tagged by what it shows: the route's own Cache-Tag (a product page names its product and
+ * the related ones) or the whole catalogue.
+ */
+export function markShared(response: Response, url: URL, renderNonce: string, renderedAt: number): Response {
+  const marked = new Response(response.body, response);
+  const headers = marked.headers;
+  if (response.status !== 200 || headers.has("Set-Cookie") || /\bprivate\b|no-store/.test(headers.get("Cache-Control") ?? "")) {
+    headers.set("Cache-Control", "private, no-store");
+    headers.delete("Cache-Tag");
+    return marked;
+  }
+  const robots = url.pathname === "/robots.txt";
+  const maxAge = robots ? ROBOTS_MAX_AGE_SECONDS : PAGE_MAX_AGE_SECONDS;
+  headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
+  headers.set(EDGE_CACHE_CONTROL, `max-age=${maxAge}`);
+  if (!headers.has("Cache-Tag")) headers.set("Cache-Tag", robots ? "robots" : CATALOGUE_TAG);
+  headers.set(RENDER_NONCE_HEADER, renderNonce);
+  headers.set(RENDERED_AT_HEADER, String(renderedAt));
+  headers.delete("Content-Length");
+  return marked;
+}
+
+const tagsOf = (response: Response) => (response.headers.get("Cache-Tag") ?? "").split(",").filter(Boolean);
+
+/**
+ * What leaves the gateway: the render's nonce replaced by this response's own, in the page and in its CSP (only the
+ * attributes that carry the render's nonce, so markup that brings a nonce of its own gains nothing), and the
+ * internal headers gone.
+ */
+export function servedPage(response: Response, nonce: string): Response {
+  const renderNonce = response.headers.get(RENDER_NONCE_HEADER);
+  let served = new Response(response.body, response);
+  for (const name of INTERNAL_HEADERS) served.headers.delete(name);
+  if (renderNonce && (served.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+    const carriesRenderNonce = {
+      element(element: Element) {
+        if (element.getAttribute("nonce") === renderNonce) element.setAttribute("nonce", nonce);
+      },
+    };
+    served = new HTMLRewriter().on("script[nonce], link[nonce], style[nonce]", carriesRenderNonce).transform(served);
+  }
+  return served;
+}
+
+// ---- The Cache API stand-in, for runtimes without Workers Caching (Miniflare, vitest-pool-workers) ----
+
+const CACHE_ORIGIN = "https://edge-cache.stride.internal";
+// The Workers runtime's own cache; the DOM's CacheStorage type, also in scope, does not know it.
+const defaultCache = () => (caches as unknown as { default: Cache }).default;
+const pageKey = (url: URL, { theme }: PageProps) => `${CACHE_ORIGIN}/page/${theme}${url.pathname}${url.search}`;
+const purgeKey = (tag: string) => `${CACHE_ORIGIN}/purged/${encodeURIComponent(tag.toLowerCase())}`;
+
+/** A stored page, unless one of its tags was purged at or after the moment it was rendered. */
+export async function matchStored(url: URL, props: PageProps): Promise<Response | null> {
+  const cache = defaultCache();
+  const stored = await cache.match(pageKey(url, props));
+  if (!stored) return null;
+  const renderedAt = Number(stored.headers.get(RENDERED_AT_HEADER));
+  const purges = await Promise.all(tagsOf(stored).map((tag) => cache.match(purgeKey(tag))));
+  for (const purge of purges) {
+    if (purge && Number(await purge.text()) >= renderedAt) return null;
+  }
+  const hit = new Response(stored.body, stored);
+  hit.headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
+  hit.headers.set("Age", String(Math.max(0, Math.floor((Date.now() - renderedAt) / 1000))));
+  hit.headers.set("Cf-Cache-Status", "HIT");
+  return hit;
+}
+
+/** Keeps a copy of a page markShared made storable, for as long as its edge max age says; answers the other copy. */
+export function storeIfShared(response: Response, url: URL, props: PageProps, ctx: ExecutionContext): Response {
+  const edge = response.headers.get(EDGE_CACHE_CONTROL);
+  if (!edge) {
+    response.headers.set("Cf-Cache-Status", "BYPASS");
+    return response;
+  }
+  const [toStore, toServe] = response.body ? response.body.tee() : [null, null];
+  const stored = new Response(toStore, response);
+  stored.headers.set("Cache-Control", `public, ${edge}`);
+  ctx.waitUntil(defaultCache().put(pageKey(url, props), stored));
+  const served = new Response(toServe, response);
+  served.headers.set("Cf-Cache-Status", "MISS");
+  served.headers.set("Age", "0");
+  return served;
+}
+
+/** Records the purge of each tag; matchStored turns away every entry rendered before it. */
+export async function purgeStored(tags: string[]): Promise<void> {
+  const now = String(Date.now());
+  await Promise.all(
+    tags.map((tag) =>
+      // Kept past the longest max age, after which no entry it could turn away is left.
+      defaultCache().put(purgeKey(tag), new Response(now, { headers: { "Cache-Control": `public, max-age=${ROBOTS_MAX_AGE_SECONDS}` } })),
+    ),
+  );
+}
+
+/** An answer that is not one of the shared pages, and says nothing of its own, is nobody else's to keep. */
+export function privateByDefault(response: Response): Response {
+  if (response.headers.has("Cache-Control")) return response;
+  const marked = new Response(response.body, response);
+  marked.headers.set("Cache-Control", "private, no-store");
+  return marked;
+}
