@@ -158,9 +158,13 @@ export async function purgeStored(tags: string[]): Promise<void> {
   );
 }
 
-/** An answer that is not one of the shared pages, and says nothing of its own, is nobody else's to keep. */
+/**
+ * A page that is not one of the shared pages, and says nothing of its own, is nobody else's to keep. Only pages:
+ * Chromium reports a no-store .data answer whose stream React Router stops reading as aborted, and API answers that
+ * need it say so themselves.
+ */
 export function privateByDefault(response: Response): Response {
-  if (response.headers.has("Cache-Control")) return response;
+  if (response.headers.has("Cache-Control") || !response.headers.get("Content-Type")?.startsWith("text/html")) return response;
   const marked = new Response(response.body, response);
   marked.headers.set("Cache-Control", "private, no-store");
   return marked;
