@@ -149,7 +149,7 @@ try {
     const pids = await freshServer();
     const login = await fetch(`${BASE}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "admin@stride.test", password: "Admin#12345" }) });
     const { token } = (await login.json()) as { token: string };
-    const auth = path.startsWith("/api") ? { Authorization: `Bearer ${token}` } : { Cookie: `stride_session=${token}` };
+    const auth: Record<string, string> = path.startsWith("/api") ? { Authorization: `Bearer ${token}` } : { Cookie: `stride_session=${token}` };
     // Warm up: the first requests compile the Worker's modules and open D1 and R2.
     const warm = multipart([{ name: "product", value: product("Warm") }, ...pictures(1)]);
     await postChunked("/api/product", { Authorization: `Bearer ${token}`, "Content-Type": warm.contentType }, warm.body);

@@ -230,18 +230,6 @@ export interface ImageUpload {
   height: number | null;
 }
 
-/** An uploaded product picture, checked by its bytes; null when no file was chosen. */
-export async function readProductImage(file: FormDataEntryValue | null): Promise<ImageUpload | null> {
-  if (file === null || typeof file === "string" || file.size === 0) return null;
-  if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw new HttpError(413, PRODUCT_IMAGE_MESSAGES.size, { imageFile: [PRODUCT_IMAGE_MESSAGES.size] });
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = sniffFileType(bytes);
-  if (!type || !PRODUCT_IMAGE_TYPES.includes(type)) {
-    throw new HttpError(415, PRODUCT_IMAGE_MESSAGES.type, { imageFile: [PRODUCT_IMAGE_MESSAGES.type] });
-  }
-  return { bytes, type, name: file.name.slice(0, 200) || "image", ...measured(bytes, type) };
-}
-
 /** The product's own columns; its stock is its sizes' (see sizes.server.ts), which the database sums. */
 function productValues(input: ProductInput) {
   return {

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES } from "~/lib/file-types";
 import { HttpError, badRequest, conflict, notFound } from "~/lib/http";
 import { imageSize } from "~/lib/image-size";
+import type { UploadLimits, UploadedFile } from "~/lib/multipart.server";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX, pictureAlt } from "~/lib/product-images";
 import type { PicturesInput, ProductImageView } from "~/lib/schemas/product";
 import type { ImageUpload } from "./catalogue.server";
@@ -48,25 +50,40 @@ export async function listProductImages(db: Db, product: { id: number; brand: st
   return toImageViews(product, await picturesQuery(db, product.id));
 }
 
-/** Reads several uploads of one field; errors are keyed by that field and say which picture is at fault. */
-export async function readProductImages(
-  files: FormDataEntryValue[],
-  field: string,
-  read: (file: FormDataEntryValue | null) => Promise<ImageUpload | null>,
-): Promise<ImageUpload[]> {
-  const uploads: ImageUpload[] = [];
-  for (const file of files) {
-    try {
-      const upload = await read(file);
-      if (upload) uploads.push(upload);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      const name = typeof file === "string" ? "" : ` (${file.name})`;
-      const message = `${error.message}${name}`;
-      throw new HttpError(error.status, message, { [field]: [message] });
-    }
+/**
+ * How an admin's product form is read (readMultipartStream): `imageFile` (the first picture, as before pictures were
+ * many) and the repeated `imageFiles`, each a JPEG, PNG, WebP or GIF of at most 5 MB, 8 pictures of 5 MB in all.
+ */
+export const PICTURE_UPLOAD_LIMITS: UploadLimits = {
+  fileFields: ["imageFile", "imageFiles"],
+  types: PRODUCT_IMAGE_TYPES,
+  maxFileBytes: PRODUCT_IMAGE_MAX_BYTES,
+  // imageFile beside 8 imageFiles are all kept, so that the ninth picture gets plan()'s 400 like any other ninth.
+  maxFiles: PRODUCT_IMAGES_MAX + 1,
+  maxBytes: PRODUCT_IMAGES_MAX * PRODUCT_IMAGE_MAX_BYTES,
+  tooLarge: { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size },
+};
+
+function toUpload(file: UploadedFile, field: string, named: boolean): ImageUpload {
+  if (file.bytes && file.type && !file.problem) return { bytes: file.bytes, type: file.type, name: file.name, ...measured(file.bytes, file.type) };
+  const [status, text] =
+    file.problem === "size" ? [413, PRODUCT_IMAGE_MESSAGES.size] : file.problem === "count" ? [400, PICTURE_MESSAGES.tooMany] : [415, PRODUCT_IMAGE_MESSAGES.type];
+  const message = named ? `${text} (${file.name})` : text;
+  throw new HttpError(status, message, { [field]: [message] });
+}
+
+/**
+ * The pictures of a product form read by PICTURE_UPLOAD_LIMITS: the first `imageFile` and the `imageFiles` in order.
+ * The first fault is thrown: 400 for more than 8 imageFiles (before any file's own fault), then 413 for a file over
+ * 5 MB or 415 for one that is no picture, keyed by its field; among imageFiles the message names the file.
+ */
+export function uploadedPictures(files: UploadedFile[]): { first: ImageUpload | null; added: ImageUpload[] } {
+  const added = files.filter((file) => file.field === "imageFiles");
+  if (added.length > PRODUCT_IMAGES_MAX || files.some((file) => file.problem === "count")) {
+    throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
   }
-  return uploads;
+  const first = files.find((file) => file.field === "imageFile");
+  return { first: first ? toUpload(first, "imageFile", false) : null, added: added.map((file) => toUpload(file, "imageFiles", true)) };
 }
 
 /** The size a picture's header gives, or nulls: a picture the parser cannot measure is still a picture. */
