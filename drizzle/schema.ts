@@ -48,6 +48,9 @@ export const products = sqliteTable(
     // Kept beside the product so the grid shows ratings without aggregating reviews per card.
     ratingCount: integer("rating_count").notNull().default(0),
     ratingTotal: integer("rating_total").notNull().default(0),
+    // Raised by one by every save of the product's pictures, which reads it first and writes read + 1: a trigger
+    // (migrations/0010) refuses any other value, so of two saves that read the same pictures only the first commits.
+    picturesVersion: integer("pictures_version").notNull().default(0),
     createdAt: timestamp("created_at"),
     updatedAt: timestamp("updated_at").$onUpdate(() => Date.now()),
   },

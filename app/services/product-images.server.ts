@@ -127,9 +127,14 @@ async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpl
  * Writes a product's pictures as planned, with the other statements given (the product's own fields), in one batch:
  * the rows read are deleted and the list written again in its new order (a position is unique per product, so rows
  * cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
- * pictures dropped leave R2 once it has succeeded. Someone else's change in between breaks the batch's unique
- * position or key: 409, nothing changed.
+ * pictures dropped leave R2 once it has succeeded. A save that committed in between (another admin, another tab)
+ * fails the batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
  */
+/** The abort of migrations/0010's trigger: another save of the pictures committed first. */
+function picturesChanged(error: unknown): boolean {
+  return `${String((error as { cause?: unknown })?.cause ?? "")} ${String(error)}`.includes("pictures_version:");
+}
+
 export async function savePictures(
   db: Db,
   bucket: R2Bucket,
@@ -138,7 +143,12 @@ export async function savePictures(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Drizzle statement of this database
   before: any[] = [],
 ): Promise<void> {
-  const current = await picturesQuery(db, productId);
+  // The version and the rows in one read (a batch is one transaction), so the version vouches for these rows.
+  const [[product], current] = await db.batch([
+    db.select({ version: schema.products.picturesVersion }).from(schema.products).where(eq(schema.products.id, productId)).limit(1),
+    picturesQuery(db, productId),
+  ]);
+  if (!product) throw notFound("Product not found");
   const { planned, removed } = plan(current, changes);
   const newKeys: string[] = [];
   try {
@@ -155,6 +165,8 @@ export async function savePictures(
     }
     const readIds = current.map((row) => row.id);
     await db.batch([
+      // First: fails the batch (see migrations/0010) if another save committed since the read above.
+      db.update(schema.products).set({ picturesVersion: product.version + 1 }).where(eq(schema.products.id, productId)),
       ...before,
       ...(readIds.length ? [db.delete(productImages).where(and(eq(productImages.productId, productId), inArray(productImages.id, readIds)))] : []),
       // One statement a row keeps each under D1's 100 bound parameters.
@@ -164,9 +176,11 @@ export async function savePictures(
     if (newKeys.length) await bucket.delete(newKeys);
     const failure = constraintFailure(error);
     if (failure === "foreign-key") throw notFound("Product not found"); // deleted meanwhile
-    if (failure === "unique" || failure === "check") throw conflict("The pictures were changed meanwhile; please try again");
+    if (failure === "unique" || failure === "check" || picturesChanged(error)) throw conflict(PICTURE_MESSAGES.changed);
     throw error;
   }
+  // Only now, and only these: no committed row can name them, since any save based on the rows read before this one
+  // has failed its version check, and later saves read the rows this one wrote.
   if (removed.length) await bucket.delete(removed.map((row) => row.key));
 }
 

@@ -12,7 +12,7 @@ const adminErrors = {
   400: { description: "Bad input" },
   401: { description: "No token, or an invalid or expired one" },
   403: { description: "Not an admin" },
-  409: { description: "The pictures were changed by someone else meanwhile (PUT)" },
+  409: { description: "The product was changed by someone else meanwhile: another save of its pictures committed first (PUT)" },
   413: { description: "Image larger than 5 MB" },
   415: { description: "Image is not a JPEG, PNG, WebP or GIF (by its bytes)" },
 } as const;
