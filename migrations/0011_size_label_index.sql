@@ -1,0 +1,1 @@
+CREATE INDEX `product_sizes_label_in_stock_idx` ON `product_sizes` (`label`,`product_id`) WHERE "product_sizes"."stock_quantity" > 0;
