@@ -48,6 +48,9 @@ export const products = sqliteTable(
     // Kept beside the product so the grid shows ratings without aggregating reviews per card.
     ratingCount: integer("rating_count").notNull().default(0),
     ratingTotal: integer("rating_total").notNull().default(0),
+    // Raised by one by every save of the product's pictures, which reads it first and writes read + 1: a trigger
+    // (migrations/0010) refuses any other value, so of two saves that read the same pictures only the first commits.
+    picturesVersion: integer("pictures_version").notNull().default(0),
     createdAt: timestamp("created_at"),
     updatedAt: timestamp("updated_at").$onUpdate(() => Date.now()),
   },
@@ -98,6 +101,9 @@ export const productSizes = sqliteTable(
     // The size filter (catalogue-filters.server.ts): "has this size in stock" for each product a page walks, answered
     // from the index alone, and only sizes in stock are in it.
     index("product_sizes_in_stock_idx").on(t.productId, t.label).where(sql`${t.stockQuantity} > 0`),
+    // The same sizes by label (migrations/0011): which products have a size in stock, for a size so rare that walking
+    // a listing's sort index for it would read most of the listing (see selectiveFilter in catalogue-filters.server.ts).
+    index("product_sizes_label_in_stock_idx").on(t.label, t.productId).where(sql`${t.stockQuantity} > 0`),
     check("product_sizes_stock_check", sql`${t.stockQuantity} >= 0`),
   ],
 );

@@ -46,7 +46,7 @@ const DRAIN_LIMIT_BYTES = 100 * 1024 * 1024;
  * HTTP/1.1 server that answers early and closes the connection with the rest of the body unread resets it, and Node's
  * fetch and curl then report ECONNRESET or EPIPE instead of the answer. Only a chunk at a time is held in memory.
  */
-async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead = 0): Promise<void> {
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead = 0): Promise<void> {
   let read = alreadyRead;
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
@@ -58,9 +58,9 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, alre
   }
 }
 
-type TooLarge = { message: string; field?: string };
+export type TooLarge = { message: string; field?: string };
 
-function tooLargeError({ message, field }: TooLarge): HttpError {
+export function tooLargeError({ message, field }: TooLarge): HttpError {
   return new HttpError(413, message, field ? { [field]: [message] } : undefined);
 }
 
@@ -91,6 +91,31 @@ async function readBounded(request: Request, limit: number, tooLarge: TooLarge):
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/**
+ * The body as a stream that fails once more than `limit` bytes have passed, instead of holding the body to count it
+ * (a form parsed from it is then held once, by formData, not also as chunks and as one buffer). `over()` says whether
+ * it failed for that; the reader stays with the caller, to drain what is left.
+ */
+function boundedStream(body: ReadableStream<Uint8Array>, limit: number) {
+  const reader = body.getReader();
+  let size = 0;
+  let over = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) return controller.close();
+      size += chunk.value.byteLength;
+      if (size > limit) {
+        over = true;
+        return controller.error(new RangeError("body over its limit"));
+      }
+      controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { stream, over: () => over, drain: () => discardRest(reader, size) };
 }
 
 /** The body's declared length, or null when it declares none (chunked). */
@@ -234,7 +259,7 @@ export type ApiResource = ReturnType<typeof apiResource>;
  * Refuses a body declared larger than the biggest upload plus room for the other fields, reading none of it but to
  * drain it (see discardRest).
  */
-async function assertUploadWithin(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<void> {
+export async function assertUploadWithin(request: Request, maxBytes: number, tooLarge: Required<TooLarge>): Promise<void> {
   if ((declaredLength(request) ?? 0) > maxBytes + MAX_JSON_BYTES) await refuseBody(request, tooLarge);
 }
 
@@ -244,13 +269,20 @@ async function assertUploadWithin(request: Request, maxBytes: number, tooLarge: 
  */
 export async function readBoundedForm(request: Request, maxBytes: number, tooLarge: Required<TooLarge>, malformed = "Expected a form submission"): Promise<FormData> {
   await assertUploadWithin(request, maxBytes, tooLarge);
+  if (declaredLength(request) !== null || !request.body) {
+    try {
+      return await request.formData();
+    } catch {
+      throw badRequest(malformed);
+    }
+  }
+  const bounded = boundedStream(request.body, maxBytes + MAX_JSON_BYTES);
   try {
-    if (declaredLength(request) !== null) return await request.formData();
-    const bytes = await readBounded(request, maxBytes + MAX_JSON_BYTES, tooLarge);
-    return await new Response(bytes, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw badRequest(malformed);
+    return await new Response(bounded.stream, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
+  } catch {
+    if (!bounded.over()) throw badRequest(malformed);
+    await bounded.drain();
+    throw tooLargeError(tooLarge);
   }
 }
 

@@ -1,11 +1,10 @@
-import { parseWith, readMultipart } from "./api.server";
-import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "./file-types";
+import { parseWith } from "./api.server";
 import { FIX_FIELDS } from "./forms";
 import { HttpError, type FieldErrors } from "./http";
-import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "./product-images";
+import { readMultipartStream, type UploadedFile } from "./multipart.server";
 import { picturesInputSchema, productInputSchema, type PicturesInput, type ProductInput } from "./schemas/product";
-import { readProductImage, type ImageUpload } from "~/services/catalogue.server";
-import { readProductImages, type PictureChanges } from "~/services/product-images.server";
+import type { ImageUpload } from "~/services/catalogue.server";
+import { PICTURE_UPLOAD_LIMITS, uploadedPictures, type PictureChanges } from "~/services/product-images.server";
 
 /** The add and update forms, read into the API's product shape (numbers and the checkbox converted here, once). */
 export type ProductFormRead =
@@ -14,8 +13,10 @@ export type ProductFormRead =
 
 export async function readProductForm(request: Request): Promise<ProductFormRead> {
   let form: FormData;
+  let files: UploadedFile[];
   try {
-    form = await readMultipart(request, PRODUCT_IMAGES_MAX * PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
+    // Read as it streams in: each picture is checked as it arrives and kept once (see multipart.server.ts).
+    ({ fields: form, files } = await readMultipartStream(request, PICTURE_UPLOAD_LIMITS));
   } catch (error) {
     if (error instanceof HttpError) return { ok: false, message: error.message, fieldErrors: { imageFile: [error.message] } };
     throw error;
@@ -54,10 +55,7 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
   }
   try {
     // `imageFile` is the form as it was before pictures were many (one file, the first picture).
-    first = await readProductImage(form.get("imageFile"));
-    const files = form.getAll("imageFiles").filter((file) => typeof file !== "string" && file.size > 0);
-    if (files.length > PRODUCT_IMAGES_MAX) throw new HttpError(400, PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
-    added = await readProductImages(files, "imageFiles", readProductImage);
+    ({ first, added } = uploadedPictures(files));
     keep = currentPictures(form);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

@@ -24,21 +24,76 @@ const { products, catalogueBrands, catalogueCounts } = schema;
  * BY, which also fails loudly should the index ever be missing or unusable.
  */
 export function filterConditions(filters: CatalogueFilters, { sortedByPrice = false }: { sortedByPrice?: boolean } = {}): SQL[] {
-  const conditions: SQL[] = [];
-  if (filters.size !== undefined) {
-    // Raw SQL with every column qualified: Drizzle writes a one-table query's columns unqualified, and a bare "id" (or
-    // "stock_quantity", which products has too) here would be read as the size's. `s.stock_quantity > 0` is the
-    // partial index's own condition, which is what lets SQLite use it.
-    conditions.push(
-      sql`exists (select 1 from product_sizes s indexed by product_sizes_in_stock_idx where s.product_id = "products"."id" and s.label = ${filters.size} and s.stock_quantity > 0)`,
-    );
-  }
-  if (filters.brand !== undefined) conditions.push(eq(products.brand, filters.brand));
-  const price = sortedByPrice ? sql`${products.priceCents}` : sql`+${products.priceCents}`;
+  const { seek, check } = splitFilters(filters, { sortedByPrice });
+  return [...seek, ...check];
+}
+
+/**
+ * The filters in two parts: `seek`, the equalities and ranges the sort's index leads with (the brand; the price range
+ * when sorted by price), and `check`, the conditions tested on each row the index walks (the size; a price range in
+ * another order). `table` names the rows `check` is tested on (a walk's subquery, see listProducts).
+ */
+export function splitFilters(filters: CatalogueFilters, { sortedByPrice = false, table = "products" }: { sortedByPrice?: boolean; table?: string } = {}): { seek: SQL[]; check: SQL[] } {
+  const seek: SQL[] = [];
+  const check: SQL[] = [];
+  if (filters.size !== undefined) check.push(sizeInStock(filters.size, table));
+  if (filters.brand !== undefined) seek.push(eq(products.brand, filters.brand));
+  // Checked on `table`'s rows, the column is qualified by hand: Drizzle would name it products' in a query of two.
+  const price = sortedByPrice ? sql`${products.priceCents}` : sql`+${sql.identifier(table)}."price_cents"`;
   // At most 2 decimals (the schema checks), so the conversion is exact.
-  if (filters.minPrice !== undefined) conditions.push(sql`${price} >= ${rupeesToCents(filters.minPrice) ?? 0}`);
-  if (filters.maxPrice !== undefined) conditions.push(sql`${price} <= ${rupeesToCents(filters.maxPrice) ?? 0}`);
-  return conditions;
+  if (filters.minPrice !== undefined) (sortedByPrice ? seek : check).push(sql`${price} >= ${rupeesToCents(filters.minPrice) ?? 0}`);
+  if (filters.maxPrice !== undefined) (sortedByPrice ? seek : check).push(sql`${price} <= ${rupeesToCents(filters.maxPrice) ?? 0}`);
+  return { seek, check };
+}
+
+/**
+ * The size filter on one row: a lookup in the partial index of sizes in stock. Raw SQL with every column qualified:
+ * Drizzle writes a one-table query's columns unqualified, and a bare "id" (or "stock_quantity", which products has
+ * too) here would be read as the size's. `s.stock_quantity > 0` is the partial index's own condition, which is what
+ * lets SQLite use it.
+ */
+function sizeInStock(size: string, table: string): SQL {
+  return sql`exists (select 1 from product_sizes s indexed by product_sizes_in_stock_idx where s.product_id = ${sql.identifier(table)}."id" and s.label = ${size} and s.stock_quantity > 0)`;
+}
+
+/**
+ * Below this many matches a filter is "selective": its own index lists every match (at most this many entries), and
+ * sorting them costs less than walking the sort's index for them. 1,500 balances the two at 100,000 products: a
+ * filter with fewer matches is read whole (under 2 × 1,500 rows with their rows), one with more is dense enough that
+ * a page-1 walk of 100,000 products meets 25 of them within about 100,000 × 25 / 1,500 ≈ 1,700 entries on average.
+ */
+export const SELECTIVE_BELOW = 1_500;
+
+/**
+ * Which filter of an uncounted listing is selective (SELECTIVE_BELOW), found by counting its matches in its own index
+ * and stopping at the threshold: the price range, counted exactly for this listing in the (category, brand, price)
+ * indexes; else the size, counted over the whole catalogue in product_sizes_label_in_stock_idx (a size common
+ * elsewhere may still be rare in this listing: that walk is not bounded, see README "Filters at scale"). null when
+ * neither is.
+ */
+export async function selectiveFilter(db: Db, category: Category | undefined, filters: CatalogueFilters): Promise<"price" | "size" | null> {
+  if (filters.minPrice !== undefined || filters.maxPrice !== undefined) {
+    const { seek } = splitFilters(filters, { sortedByPrice: true });
+    const matches = db
+      .select({ one: sql`1` })
+      .from(products)
+      .where(and(category ? eq(products.category, category) : undefined, ...seek))
+      .limit(SELECTIVE_BELOW);
+    const [probe] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(matches.as("probe"));
+    if (probe.n < SELECTIVE_BELOW) return "price";
+  }
+  if (filters.size !== undefined) {
+    const probe = await db.get<{ n: number }>(
+      sql`select count(*) as n from (select 1 from product_sizes indexed by product_sizes_label_in_stock_idx where label = ${filters.size} and stock_quantity > 0 limit ${SELECTIVE_BELOW})`,
+    );
+    if (probe.n < SELECTIVE_BELOW) return "size";
+  }
+  return null;
+}
+
+/** Products with the size in stock, from the label's side: every one of them (fewer than SELECTIVE_BELOW). */
+export function sizeMatches(size: string): SQL {
+  return sql`${products.id} in (select product_id from product_sizes indexed by product_sizes_label_in_stock_idx where label = ${size} and stock_quantity > 0)`;
 }
 
 /**

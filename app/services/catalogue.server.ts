@@ -1,19 +1,18 @@
-import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 
 import { isCountable, type CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category } from "~/lib/constants";
-import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffFileType } from "~/lib/file-types";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
-import { HttpError, badRequest, notFound } from "~/lib/http";
+import { badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE } from "~/lib/sizes";
-import { filterConditions, keptTotal } from "./catalogue-filters.server";
+import { filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { type Db, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
-import { etagFor, measured, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
+import { etagFor, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
 
 const { products, productImages } = schema;
 type ProductRow = typeof products.$inferSelect;
@@ -117,9 +116,10 @@ export interface Page<T> {
 
 /**
  * A page of the catalogue. The ids come from an index-only scan (with a brand, the brand's index for the sort; with a
- * price range, the sort's index walked until the page is full), then only the rows shown are read. The total comes
- * from the kept totals, never from counting products; a listing they cannot count reads one id more, to tell whether
- * another page follows.
+ * size or a price range, the sort's index walked until the page is full, as far as a bound, then a sparse filter's
+ * own index: see README "Filters at scale"), then only the rows shown are read. The total comes from the kept
+ * totals, never from counting products; a listing they cannot count reads one id more, to tell whether another page
+ * follows.
  */
 export async function listProducts<View>(
   db: Db,
@@ -133,24 +133,56 @@ export async function listProducts<View>(
   shape: ProductShape<View>,
 ): Promise<Page<View>> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
-  const countable = isCountable(filters);
-  const where = and(category ? eq(products.category, category) : undefined, ...filterConditions(filters, { sortedByPrice: sort.startsWith("price") }));
-  const pageIds = db
-    .select({ id: products.id })
-    .from(products)
-    .where(where)
-    .orderBy(...ORDERS[sort])
-    .limit(countable ? size : size + 1)
-    .offset((page - 1) * size);
-  const pageRows = db.select(shape.selection).from(products).where(inArray(products.id, pageIds)).orderBy(...ORDERS[sort]);
-  if (!countable) {
-    const rows = await pageRows;
-    return { items: rows.slice(0, size).map(shape.toView), total: null, hasMore: rows.length > size, page, pageSize: size };
+  const offset = (page - 1) * size;
+  const inCategory = category ? eq(products.category, category) : undefined;
+  const pageOf = (ids: SQLWrapper) => db.select(shape.selection).from(products).where(inArray(products.id, ids)).orderBy(...ORDERS[sort]);
+  const pageIdsOf = (where: SQL | undefined, limit: number) => db.select({ id: products.id }).from(products).where(where).orderBy(...ORDERS[sort]).limit(limit).offset(offset);
+  if (isCountable(filters)) {
+    const [rows, [count]] = await db.batch([pageOf(pageIdsOf(and(inCategory, ...filterConditions(filters)), size)), keptTotal(db, category, filters)]);
+    const total = count?.total ?? 0;
+    return { items: rows.map(shape.toView), total, hasMore: page * size < total, page, pageSize: size };
   }
-  const [rows, [count]] = await db.batch([pageRows, keptTotal(db, category, filters)]);
-  const total = count?.total ?? 0;
-  return { items: rows.map(shape.toView), total, hasMore: page * size < total, page, pageSize: size };
+  const uncounted = (rows: SelectResultFields<typeof shape.selection>[]) => ({
+    items: (rows as never[]).slice(0, size).map(shape.toView),
+    total: null,
+    hasMore: rows.length > size,
+    page,
+    pageSize: size,
+  });
+  // Uncounted (a size or a price range): one id more than the page tells whether another page follows.
+  // 1. Walk the sort's index, checking each product, but no further than a bound: the page is usually full long before.
+  const sortedByPrice = sort.startsWith("price");
+  const { seek, check } = splitFilters(filters, { sortedByPrice, table: "walk" });
+  const walk = db
+    .select({ id: products.id, priceCents: products.priceCents })
+    .from(products)
+    .where(and(inCategory, ...seek))
+    .orderBy(...ORDERS[sort])
+    .limit(WALK_MIN + WALK_PER_ROW * (offset + size + 1))
+    .as("walk");
+  // The walk's rows come in the sort's order (a subquery with a LIMIT is run as a co-routine, read as it yields).
+  const walked = db.select({ id: walk.id }).from(walk).where(and(...check)).limit(size + 1).offset(offset);
+  const rows = await pageOf(walked);
+  if (rows.length > size || check.length === 0) return uncounted(rows);
+  // 2. The walk came back short: the listing ends there, or the filters are sparse. A filter with few matches lists
+  // them from its own index (all of them, then sorted); otherwise they are dense enough to walk for, unbounded.
+  const selective = await selectiveFilter(db, category, filters);
+  const conditions =
+    selective === "price"
+      ? filterConditions(filters, { sortedByPrice: true }) // the real price column, so its range is the price index's
+      : selective === "size"
+        ? [sizeMatches(filters.size!), ...filterConditions({ ...filters, size: undefined })]
+        : filterConditions(filters, { sortedByPrice });
+  return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)));
 }
+
+/**
+ * How far the first walk of an uncounted listing goes (index entries): 500 and 4 a row of the pages up to this one,
+ * so a filter one product in four passes fills any page within it, and a sparse filter stops there instead of
+ * reading the whole listing.
+ */
+const WALK_MIN = 500;
+const WALK_PER_ROW = 4;
 
 /** LIKE with its wildcards escaped: `%` and `_` in a keyword are ordinary characters. */
 function containsPattern(keyword: string): string {
@@ -228,18 +260,6 @@ export interface ImageUpload {
   /** Read from the header; null when it cannot be read. */
   width: number | null;
   height: number | null;
-}
-
-/** An uploaded product picture, checked by its bytes; null when no file was chosen. */
-export async function readProductImage(file: FormDataEntryValue | null): Promise<ImageUpload | null> {
-  if (file === null || typeof file === "string" || file.size === 0) return null;
-  if (file.size > PRODUCT_IMAGE_MAX_BYTES) throw new HttpError(413, PRODUCT_IMAGE_MESSAGES.size, { imageFile: [PRODUCT_IMAGE_MESSAGES.size] });
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = sniffFileType(bytes);
-  if (!type || !PRODUCT_IMAGE_TYPES.includes(type)) {
-    throw new HttpError(415, PRODUCT_IMAGE_MESSAGES.type, { imageFile: [PRODUCT_IMAGE_MESSAGES.type] });
-  }
-  return { bytes, type, name: file.name.slice(0, 200) || "image", ...measured(bytes, type) };
 }
 
 /** The product's own columns; its stock is its sizes' (see sizes.server.ts), which the database sums. */

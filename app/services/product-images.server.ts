@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES } from "~/lib/file-types";
 import { HttpError, badRequest, conflict, notFound } from "~/lib/http";
 import { imageSize } from "~/lib/image-size";
+import type { UploadLimits, UploadedFile } from "~/lib/multipart.server";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX, pictureAlt } from "~/lib/product-images";
 import type { PicturesInput, ProductImageView } from "~/lib/schemas/product";
 import type { ImageUpload } from "./catalogue.server";
@@ -48,25 +50,40 @@ export async function listProductImages(db: Db, product: { id: number; brand: st
   return toImageViews(product, await picturesQuery(db, product.id));
 }
 
-/** Reads several uploads of one field; errors are keyed by that field and say which picture is at fault. */
-export async function readProductImages(
-  files: FormDataEntryValue[],
-  field: string,
-  read: (file: FormDataEntryValue | null) => Promise<ImageUpload | null>,
-): Promise<ImageUpload[]> {
-  const uploads: ImageUpload[] = [];
-  for (const file of files) {
-    try {
-      const upload = await read(file);
-      if (upload) uploads.push(upload);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      const name = typeof file === "string" ? "" : ` (${file.name})`;
-      const message = `${error.message}${name}`;
-      throw new HttpError(error.status, message, { [field]: [message] });
-    }
+/**
+ * How an admin's product form is read (readMultipartStream): `imageFile` (the first picture, as before pictures were
+ * many) and the repeated `imageFiles`, each a JPEG, PNG, WebP or GIF of at most 5 MB, 8 pictures of 5 MB in all.
+ */
+export const PICTURE_UPLOAD_LIMITS: UploadLimits = {
+  fileFields: ["imageFile", "imageFiles"],
+  types: PRODUCT_IMAGE_TYPES,
+  maxFileBytes: PRODUCT_IMAGE_MAX_BYTES,
+  // imageFile beside 8 imageFiles are all kept, so that the ninth picture gets plan()'s 400 like any other ninth.
+  maxFiles: PRODUCT_IMAGES_MAX + 1,
+  maxBytes: PRODUCT_IMAGES_MAX * PRODUCT_IMAGE_MAX_BYTES,
+  tooLarge: { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size },
+};
+
+function toUpload(file: UploadedFile, field: string, named: boolean): ImageUpload {
+  if (file.bytes && file.type && !file.problem) return { bytes: file.bytes, type: file.type, name: file.name, ...measured(file.bytes, file.type) };
+  const [status, text] =
+    file.problem === "size" ? [413, PRODUCT_IMAGE_MESSAGES.size] : file.problem === "count" ? [400, PICTURE_MESSAGES.tooMany] : [415, PRODUCT_IMAGE_MESSAGES.type];
+  const message = named ? `${text} (${file.name})` : text;
+  throw new HttpError(status, message, { [field]: [message] });
+}
+
+/**
+ * The pictures of a product form read by PICTURE_UPLOAD_LIMITS: the first `imageFile` and the `imageFiles` in order.
+ * The first fault is thrown: 400 for more than 8 imageFiles (before any file's own fault), then 413 for a file over
+ * 5 MB or 415 for one that is no picture, keyed by its field; among imageFiles the message names the file.
+ */
+export function uploadedPictures(files: UploadedFile[]): { first: ImageUpload | null; added: ImageUpload[] } {
+  const added = files.filter((file) => file.field === "imageFiles");
+  if (added.length > PRODUCT_IMAGES_MAX || files.some((file) => file.problem === "count")) {
+    throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
   }
-  return uploads;
+  const first = files.find((file) => file.field === "imageFile");
+  return { first: first ? toUpload(first, "imageFile", false) : null, added: added.map((file) => toUpload(file, "imageFiles", true)) };
 }
 
 /** The size a picture's header gives, or nulls: a picture the parser cannot measure is still a picture. */
@@ -110,9 +127,14 @@ async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpl
  * Writes a product's pictures as planned, with the other statements given (the product's own fields), in one batch:
  * the rows read are deleted and the list written again in its new order (a position is unique per product, so rows
  * cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
- * pictures dropped leave R2 once it has succeeded. Someone else's change in between breaks the batch's unique
- * position or key: 409, nothing changed.
+ * pictures dropped leave R2 once it has succeeded. A save that committed in between (another admin, another tab)
+ * fails the batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
  */
+/** The abort of migrations/0010's trigger: another save of the pictures committed first. */
+function picturesChanged(error: unknown): boolean {
+  return `${String((error as { cause?: unknown })?.cause ?? "")} ${String(error)}`.includes("pictures_version:");
+}
+
 export async function savePictures(
   db: Db,
   bucket: R2Bucket,
@@ -121,7 +143,12 @@ export async function savePictures(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Drizzle statement of this database
   before: any[] = [],
 ): Promise<void> {
-  const current = await picturesQuery(db, productId);
+  // The version and the rows in one read (a batch is one transaction), so the version vouches for these rows.
+  const [[product], current] = await db.batch([
+    db.select({ version: schema.products.picturesVersion }).from(schema.products).where(eq(schema.products.id, productId)).limit(1),
+    picturesQuery(db, productId),
+  ]);
+  if (!product) throw notFound("Product not found");
   const { planned, removed } = plan(current, changes);
   const newKeys: string[] = [];
   try {
@@ -138,6 +165,8 @@ export async function savePictures(
     }
     const readIds = current.map((row) => row.id);
     await db.batch([
+      // First: fails the batch (see migrations/0010) if another save committed since the read above.
+      db.update(schema.products).set({ picturesVersion: product.version + 1 }).where(eq(schema.products.id, productId)),
       ...before,
       ...(readIds.length ? [db.delete(productImages).where(and(eq(productImages.productId, productId), inArray(productImages.id, readIds)))] : []),
       // One statement a row keeps each under D1's 100 bound parameters.
@@ -147,9 +176,11 @@ export async function savePictures(
     if (newKeys.length) await bucket.delete(newKeys);
     const failure = constraintFailure(error);
     if (failure === "foreign-key") throw notFound("Product not found"); // deleted meanwhile
-    if (failure === "unique" || failure === "check") throw conflict("The pictures were changed meanwhile; please try again");
+    if (failure === "unique" || failure === "check" || picturesChanged(error)) throw conflict(PICTURE_MESSAGES.changed);
     throw error;
   }
+  // Only now, and only these: no committed row can name them, since any save based on the rows read before this one
+  // has failed its version check, and later saves read the rows this one wrote.
   if (removed.length) await bucket.delete(removed.map((row) => row.key));
 }
 

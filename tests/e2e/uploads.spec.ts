@@ -18,6 +18,11 @@ const SLIP_MESSAGE = "File size must be less than 10MB";
 const IMAGE_MESSAGE = "Image must be at most 5 MB";
 /** 11 MB that starts as a PDF: too large, whatever its type. */
 const bigPdf = () => Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(11 * 1024 * 1024)]);
+/** A PNG of exactly `size` bytes (a real 2x2 picture, padded). */
+const pngOf = (size: number) => {
+  const head = pngFromPixels(2, 2, () => [10, 20, 30]);
+  return Buffer.concat([head, Buffer.alloc(size - head.length)]);
+};
 /** 6 MB that starts as a PNG. */
 const bigPng = () => Buffer.concat([pngFromPixels(2, 2, () => [10, 20, 30]), Buffer.alloc(6 * 1024 * 1024)]);
 
@@ -145,6 +150,43 @@ test.describe("oversized uploads answer 413 with the message", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test.describe("an admin's biggest picture upload, chunked (no Content-Length), read as it streams", () => {
+    const product = (name: string) => JSON.stringify({ name, brand: "Stride", description: "Eight big pictures", price: 1000, category: "Gents", stockQuantity: 1, releaseDate: "2026-01-01", productAvailable: true });
+    const pictures = (count: number, size = 5 * 1024 * 1024) => Array.from({ length: count }, (_, i) => ({ name: "imageFiles", value: pngOf(size), filename: `big${i}.png`, type: "image/png" }));
+
+    test("8 pictures of 5 MB are stored, every one whole", async ({ request, baseURL }) => {
+      const adminToken = await tokenFor(request, DEMO_ADMIN);
+      const name = `Eight Big ${Date.now()}`;
+      const { body, contentType } = multipart([{ name: "product", value: product(name) }, ...pictures(8)]);
+      const answer = await post(`${baseURL}/api/product`, { Authorization: `Bearer ${adminToken}`, "Content-Type": contentType }, body, { chunked: true });
+      expect("status" in answer && answer.status, JSON.stringify(answer).slice(0, 300)).toBe(201);
+      const created = JSON.parse((answer as { body: string }).body) as { id: number; images: { url: string }[] };
+      expect(created.images).toHaveLength(8);
+      for (const image of [created.images[0], created.images[7]]) {
+        const bytes = await (await request.get(image.url)).body();
+        expect(bytes.length).toBe(5 * 1024 * 1024);
+      }
+    });
+
+    test("9 pictures of 5 MB are refused 413 as the body passes the limit, and the client reads the answer", async ({ request, baseURL }) => {
+      const adminToken = await tokenFor(request, DEMO_ADMIN);
+      const name = `Nine Big ${Date.now()}`;
+      const { body, contentType } = multipart([{ name: "product", value: product(name) }, ...pictures(9)]);
+      const answer = await post(`${baseURL}/api/product`, { Authorization: `Bearer ${adminToken}`, "Content-Type": contentType }, body, { chunked: true });
+      expect(answer).toEqual({ status: 413, body: JSON.stringify({ message: IMAGE_MESSAGE, fieldErrors: { imageFile: [IMAGE_MESSAGE] } }) });
+      const names = ((await (await request.get("/api/products")).json()) as { name: string }[]).map((p) => p.name);
+      expect(names, "no product was created").not.toContain(name);
+    });
+
+    test("8 pictures of 5 MB and a small ninth are 400 'at most 8 pictures', not a reset", async ({ request, baseURL }) => {
+      const adminToken = await tokenFor(request, DEMO_ADMIN);
+      const { body, contentType } = multipart([{ name: "product", value: product(`Nine ${Date.now()}`) }, ...pictures(8), ...pictures(1, 1024)]);
+      const answer = await post(`${baseURL}/api/product`, { Authorization: `Bearer ${adminToken}`, "Content-Type": contentType }, body, { chunked: true });
+      expect("status" in answer && answer.status, JSON.stringify(answer)).toBe(400);
+      expect(JSON.parse((answer as { body: string }).body).fieldErrors.imageFiles[0]).toMatch(/at most 8 pictures/);
+    });
   });
 
   test.describe("the screens' forms, without JavaScript", () => {

@@ -138,6 +138,47 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
     }
   });
 
+  it("a narrow price range in another order: a bounded walk, then the range's few products from the price index", async () => {
+    // Rs 40,200 exactly: one price in 100 of Gents (the bench gives each category a quarter of the 400 prices), 250 products. Walking the release index for them read 20,000
+    // rows for page 1, and the whole index (50,000) for a page past the last match.
+    const narrow = { minPrice: 40_200, maxPrice: 40_200 };
+    for (const [category, page] of [["Gents", 1], ["Gents", 3], ["Gents", 11], [undefined, 1]] as const) {
+      const statements = await list(category, "newest", narrow, page);
+      const [walk, probe, range] = statements;
+      expect(statements).toHaveLength(3);
+      expect(walk.plan.some((line) => /^CO-ROUTINE walk$/.test(line)), walk.plan.join("\n")).toBe(true);
+      expect(walk.plan.some((line) => line.includes(`products USING INDEX ${category ? "products_category_release_idx" : "products_release_idx"}`)), walk.plan.join("\n")).toBe(true);
+      expect(probe.plan.some((line) => line.includes(`COVERING INDEX ${category ? "products_category_price_idx" : "products_price_idx"}`)), probe.plan.join("\n")).toBe(true);
+      expect(range.plan.some((line) => line.includes(`INDEX ${category ? "products_category_price_idx" : "products_price_idx"}`) && line.includes("price_cents>? AND price_cents<?")), range.plan.join("\n")).toBe(true);
+      expect(walk.rowsRead, "the walk stops at its bound").toBeLessThanOrEqual(2 * (500 + 4 * (24 * page + 1)) + 100);
+      expect(probe.rowsRead + range.rowsRead).toBeLessThanOrEqual(4 * 400);
+      const total = statements.reduce((sum, statement) => sum + statement.rowsRead, 0);
+      console.log(`narrow price range, ${category ?? "all"} newest, page ${page}: ${total} rows read (${statements.map((st) => st.rowsRead).join(" + ")})`);
+    }
+  });
+
+  it("a narrow price range gives the same pages as a plain query would", async () => {
+    const expected = await testEnv.DB.prepare("SELECT id FROM products WHERE category = 'Gents' AND price_cents = 4020000 ORDER BY release_date DESC, id DESC").all<{ id: number }>();
+    expect(expected.results.length).toBeGreaterThan(96);
+    const seen: number[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const result = await listProducts(db, { category: "Gents", sort: "newest", page, filters: { minPrice: 40_200, maxPrice: 40_200 } }, PRODUCT_CARD);
+      seen.push(...result.items.map((item) => item.id));
+      expect(result.hasMore).toBe(seen.length < expected.results.length);
+    }
+    expect(seen).toEqual(expected.results.slice(0, seen.length).map((row) => row.id));
+    const last = Math.ceil(expected.results.length / 24);
+    const end = await listProducts(db, { category: "Gents", sort: "newest", page: last, filters: { minPrice: 40_200, maxPrice: 40_200 } }, PRODUCT_CARD);
+    expect(end.items.map((item) => item.id)).toEqual(expected.results.slice((last - 1) * 24).map((row) => row.id));
+    expect(end.hasMore).toBe(false);
+  });
+
+  it("a wide price range still fills its page in the first walk: one statement, about a page read", async () => {
+    const statements = await list("Gents", "name", RANGE, 2);
+    expect(statements).toHaveLength(1);
+    expectPageFrom(statements[0], "products_category_name_idx");
+  });
+
   it("search with a brand walks the keyword's matches newest first in the FTS5 index, each product by its rowid", async () => {
     const [statement] = await statementsOf(() => searchProducts(db, "runner", { pageSize: 24, filters: { brand: BRAND } }, PRODUCT_CARD));
     expect(statement.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), statement.plan.join("\n")).toBe(true);
@@ -190,6 +231,29 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
       expectPageFrom(statements[0], index);
       expect(usesInStockLookup(statements[0].plan), statements[0].plan.join("\n")).toBe(true);
     }
+  });
+
+  it("a size hardly any product has: a bounded walk, then its products from product_sizes_label_in_stock_idx", async () => {
+    // 30 products with an EU 47 in stock, among 100,000: the walk for them read the whole release index before.
+    await testEnv.DB.prepare("INSERT INTO product_sizes (product_id, label, position, stock_quantity) SELECT id, 'EU 47', 99, 2 FROM products WHERE id % 3001 = 0 AND category IN ('Gents', 'Ladies')").run();
+    const expected = await testEnv.DB.prepare("SELECT p.id FROM products p JOIN product_sizes s ON s.product_id = p.id AND s.label = 'EU 47' AND s.stock_quantity > 0 ORDER BY p.release_date DESC, p.id DESC").all<{ id: number }>();
+    expect(expected.results.length).toBeGreaterThan(10);
+    for (const label of ["EU 47", "EU 48"]) {
+      const statements = await list(undefined, "newest", { size: label });
+      expect(statements).toHaveLength(3);
+      const [walk, probe, matches] = statements;
+      expect(walk.plan.some((line) => /^CO-ROUTINE walk$/.test(line)), walk.plan.join("\n")).toBe(true);
+      expect(probe.plan.some((line) => line.includes("product_sizes_label_in_stock_idx (label=?)")), probe.plan.join("\n")).toBe(true);
+      expect(matches.plan.some((line) => line.includes("product_sizes_label_in_stock_idx (label=?)")), matches.plan.join("\n")).toBe(true);
+      expect(matches.plan.some((line) => /^SCAN products/.test(line)), matches.plan.join("\n")).toBe(false);
+      const total = statements.reduce((sum, statement) => sum + statement.rowsRead, 0);
+      expect(total).toBeLessThanOrEqual(2 * (500 + 4 * 25) + 4 * 200);
+      console.log(`size ${label} over the whole catalogue, newest: ${total} rows read (${statements.map((st) => st.rowsRead).join(" + ")})`);
+    }
+    const page = await listProducts(db, { sort: "newest", pageSize: 100, filters: { size: "EU 47" } }, PRODUCT_CARD);
+    expect(page.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
+    expect(page.hasMore).toBe(false);
+    expect((await listProducts(db, { category: "Kids", sort: "name", filters: { size: "EU 47" } }, PRODUCT_CARD)).items).toEqual([]);
   });
 
   it("the page holds only products with the size in stock", async () => {

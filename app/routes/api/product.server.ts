@@ -1,11 +1,9 @@
-import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
-import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES } from "~/lib/file-types";
-import { HttpError } from "~/lib/http";
-import { PRODUCT_IMAGES_MAX } from "~/lib/product-images";
+import { apiResource, endpoint, idParam, json, parseJsonField } from "~/lib/api.server";
+import { readMultipartStream } from "~/lib/multipart.server";
 import { apiProductSchema, picturesInputSchema, productInputSchema } from "~/lib/schemas/product";
-import { createProduct, deleteProduct, getProduct, getProductImage, readProductImage, updateProduct } from "~/services/catalogue.server";
+import { createProduct, deleteProduct, getProduct, getProductImage, updateProduct } from "~/services/catalogue.server";
 import type { Db } from "~/services/db.server";
-import { getProductImageAt, readProductImages, type ServedImage } from "~/services/product-images.server";
+import { PICTURE_UPLOAD_LIMITS, getProductImageAt, uploadedPictures, type ServedImage } from "~/services/product-images.server";
 import { withSizes } from "~/services/sizes.server";
 
 const withItsSizes = async <T extends { id: number }>(db: Db, product: T) => (await withSizes(db, [product]))[0];
@@ -14,23 +12,19 @@ const adminErrors = {
   400: { description: "Bad input" },
   401: { description: "No token, or an invalid or expired one" },
   403: { description: "Not an admin" },
-  409: { description: "The pictures were changed by someone else meanwhile (PUT)" },
+  409: { description: "The product was changed by someone else meanwhile: another save of its pictures committed first (PUT)" },
   413: { description: "Image larger than 5 MB" },
   415: { description: "Image is not a JPEG, PNG, WebP or GIF (by its bytes)" },
 } as const;
 // `imageFiles` (repeated) and `images` came with several pictures a product; `imageFile` keeps its meaning.
 const multipart = { product: productInputSchema, imageFile: "binary", imageFiles: "binary", images: picturesInputSchema } as const;
 
-/** The product part and the pictures of an admin's multipart body; the body may hold 8 pictures of 5 MB. */
+/** The product part and the pictures of an admin's multipart body, read as it streams in (8 pictures of 5 MB). */
 async function readProductForm(request: Request) {
-  const form = await readMultipart(request, PRODUCT_IMAGES_MAX * PRODUCT_IMAGE_MAX_BYTES, { field: "imageFile", message: PRODUCT_IMAGE_MESSAGES.size });
-  const input = await parseJsonField(form, "product", productInputSchema);
-  const files = form.getAll("imageFiles");
-  // Refused before any file is read: a ninth picture is an answer, not work.
-  if (files.length > PRODUCT_IMAGES_MAX) throw new HttpError(400, `A product has at most ${PRODUCT_IMAGES_MAX} pictures`, { imageFiles: [`A product has at most ${PRODUCT_IMAGES_MAX} pictures`] });
-  const first = await readProductImage(form.get("imageFile"));
-  const added = await readProductImages(files, "imageFiles", readProductImage);
-  const keep = form.has("images") ? await parseJsonField(form, "images", picturesInputSchema) : undefined;
+  const { fields, files } = await readMultipartStream(request, PICTURE_UPLOAD_LIMITS);
+  const input = await parseJsonField(fields, "product", productInputSchema);
+  const { first, added } = uploadedPictures(files);
+  const keep = fields.has("images") ? await parseJsonField(fields, "images", picturesInputSchema) : undefined;
   return { input, first, added, keep };
 }
 
