@@ -19,6 +19,7 @@ export default [
   route("admin/dashboard", "routes/admin/dashboard.tsx"),
   route("admin/users", "routes/admin/users.tsx"),
   route("admin/orders", "routes/admin/orders.tsx"),
+  route("admin/outbox", "routes/admin/outbox.tsx"),
 
   route("robots.txt", "routes/robots.ts"),
   route("healthz", "routes/healthz.ts"),

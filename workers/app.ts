@@ -2,6 +2,7 @@ import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { createDb, type Db } from "../app/services/db.server";
+import { processMailBatch, sweepOutbox } from "../app/services/outbox.server";
 import { allowedCrossOrigin, isApiPath, isPreflight, preflightResponse, withCorsHeaders, withoutCookie } from "./cors";
 
 declare module "react-router" {
@@ -79,5 +80,15 @@ export default {
     }
     const forwarded = corsOrigin === null ? request : withoutCookie(request);
     return secure(await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(env.DB), cspNonce: nonce }));
+  },
+
+  // The mail queue's consumer (wrangler.jsonc "queues"): each message names an outbox row to send or keep.
+  async queue(batch, env) {
+    await processMailBatch(batch, env);
+  },
+
+  // The cron trigger: queued mails whose queue message was lost go on the queue again.
+  async scheduled(_controller, env) {
+    await sweepOutbox(createDb(env.DB), env.MAIL_QUEUE);
   },
 } satisfies ExportedHandler<Env>;
