@@ -102,8 +102,8 @@ function MailCard({ mail }: { mail: OutboxEntry }) {
         </h2>
         <span className="text-xs font-medium uppercase tracking-wider text-slate-500 dark:text-slate-400">{KIND_LABELS[mail.kind]}</span>
       </div>
-      <div className="grid gap-4 p-4 sm:p-5 md:grid-cols-[minmax(0,17rem)_minmax(0,1fr)] md:gap-6">
-        <dl className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+      <div className="grid gap-4 p-4 sm:p-5 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] md:gap-6">
+        <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
           <dt className="text-slate-500 dark:text-slate-400">To</dt>
           <dd className="break-all" data-testid="mail-to">
             {mail.to}
