@@ -22,6 +22,9 @@ export const users = sqliteTable(
     // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>": scheme and cost travel with the hash so they can be upgraded.
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ROLES }).notNull().default("ROLE_CUSTOMER"),
+    // Every token carries the version it was issued at (claim `sv`); bumping it (logout, a new password) ends every
+    // session of the user at once, bearer tokens and cookies alike (app/services/auth.server.ts).
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: timestamp("created_at"),
   },
   (t) => [

@@ -2,8 +2,16 @@ import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
 import { loginResponseSchema, loginSchema, profileSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
-import { listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
-import { getSession } from "~/services/session.server";
+import { readCookie } from "~/lib/cookies";
+import { endAllSessions, listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
+import { clearSessionCookie, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
+import { issueToken } from "~/services/token.server";
+
+/** The header that carries a fresh token after a password change (the one the request used has just ended). */
+export const NEW_TOKEN_HEADER = "X-Auth-Token";
+
+/** Whether the request came with the browser's session cookie (then the answer refreshes or clears it too). */
+const hasSessionCookie = (request: Request) => readCookie(request.headers.get("Cookie"), SESSION_COOKIE) !== null;
 
 const errors = {
   400: { description: "Bad input" },
@@ -46,11 +54,31 @@ export const authApi = apiResource("/api/auth", {
     handler: ({ user }) => json(user),
   }),
   "PUT /me": endpoint({
-    summary: "Update the logged-in user's profile; a blank or missing password keeps the current one",
+    summary:
+      "Update the logged-in user's profile; a blank or missing password keeps the current one. A new password ends every " +
+      `session of the user (each earlier token answers 401), and the answer carries a fresh token in ${NEW_TOKEN_HEADER} (and in the session cookie when the request came with it)`,
     auth: "user",
     body: profileSchema,
     responses: { 200: { description: "The updated user", schema: userSchema }, 400: errors[400], 401: errors[401], 409: { description: "E-mail already registered" } },
-    handler: async ({ context, user, body }) => json(await updateProfile(context.db, user.id, body)),
+    handler: async ({ request, context, user, body }) => {
+      const { user: updated, newSessionVersion } = await updateProfile(context.db, user.id, body);
+      if (newSessionVersion === null) return json(updated);
+      const token = await issueToken(user.id, newSessionVersion, context.cloudflare.env.JWT_SECRET);
+      const headers = new Headers({ [NEW_TOKEN_HEADER]: token });
+      if (hasSessionCookie(request)) headers.append("Set-Cookie", renewSession(request, context, token));
+      return json(updated, { headers });
+    },
+  }),
+  "POST /logout": endpoint({
+    summary: "End every session of the logged-in user: each token issued so far, on every device, answers 401 from now on",
+    auth: "user",
+    responses: { 204: { description: "Logged out everywhere" }, 401: errors[401] },
+    handler: async ({ request, context, user }) => {
+      await endAllSessions(context.db, user.id);
+      const headers = new Headers();
+      if (hasSessionCookie(request)) headers.append("Set-Cookie", clearSessionCookie(request));
+      return new Response(null, { status: 204, headers });
+    },
   }),
   "GET /admin/users": endpoint({
     summary: "Every user (admin)",
