@@ -79,27 +79,46 @@ export async function registerUser(db: Db, input: RegisterInput, role: Role = "R
   }
 }
 
-async function assertNotRateLimited(db: Db, email: string, now: number) {
-  const windowStart = now - LOGIN_WINDOW_MS;
+/** A limit on attempts per key (an e-mail) within a sliding window, counted in login_attempts. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+  message: string;
+}
+
+export const LOGIN_RATE_LIMIT: RateLimit = {
+  max: LOGIN_MAX_FAILURES,
+  windowMs: LOGIN_WINDOW_MS,
+  message: "Too many failed login attempts. Please try again later.",
+};
+
+/** 429 with Retry-After once `key` has `limit.max` attempts in the window. Login counts failures under the e-mail. */
+export async function assertNotRateLimited(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT) {
+  const windowStart = now - limit.windowMs;
   const recent = await db
     .select({ attemptedAt: loginAttempts.attemptedAt })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.email, email), gt(loginAttempts.attemptedAt, windowStart)))
+    .where(and(eq(loginAttempts.email, key), gt(loginAttempts.attemptedAt, windowStart)))
     .orderBy(asc(loginAttempts.attemptedAt))
-    .limit(LOGIN_MAX_FAILURES);
-  if (recent.length < LOGIN_MAX_FAILURES) return;
-  // Blocked until the oldest failure in the window falls out of it.
-  const retryAfterSeconds = Math.max(1, Math.ceil((recent[0].attemptedAt + LOGIN_WINDOW_MS - now) / 1000));
-  throw new HttpError(429, "Too many failed login attempts. Please try again later.", undefined, {
+    .limit(limit.max);
+  if (recent.length < limit.max) return;
+  // Blocked until the oldest attempt in the window falls out of it.
+  const retryAfterSeconds = Math.max(1, Math.ceil((recent[0].attemptedAt + limit.windowMs - now) / 1000));
+  throw new HttpError(429, limit.message, undefined, {
     "Retry-After": String(retryAfterSeconds),
   });
 }
 
+/** Counts one attempt under `key` and forgets the ones that left the window (statements for a D1 batch). */
+export function recordAttemptStatements(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT) {
+  return [
+    db.insert(loginAttempts).values({ email: key, attemptedAt: now }),
+    db.delete(loginAttempts).where(and(eq(loginAttempts.email, key), lt(loginAttempts.attemptedAt, now - limit.windowMs))),
+  ] as const;
+}
+
 async function recordFailure(db: Db, email: string, now: number) {
-  await db.batch([
-    db.insert(loginAttempts).values({ email, attemptedAt: now }),
-    db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), lt(loginAttempts.attemptedAt, now - LOGIN_WINDOW_MS))),
-  ]);
+  await db.batch(recordAttemptStatements(db, email, now));
 }
 
 export async function login(db: Db, input: LoginInput, secret: string, now = Date.now()) {

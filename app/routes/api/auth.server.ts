@@ -1,9 +1,11 @@
 import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
-import { loginResponseSchema, loginSchema, profileSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
+import { forgotPasswordSchema, loginResponseSchema, loginSchema, messageSchema, profileSchema, registerSchema, resetPasswordSchema, userSchema } from "~/lib/schemas/auth";
 import { readCookie } from "~/lib/cookies";
 import { endAllSessions, listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
+import { mailerFor } from "~/services/outbox.server";
+import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clearSessionCookie, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 
@@ -78,6 +80,37 @@ export const authApi = apiResource("/api/auth", {
       const headers = new Headers();
       if (hasSessionCookie(request)) headers.append("Set-Cookie", clearSessionCookie(request));
       return new Response(null, { status: 204, headers });
+    },
+  }),
+  "POST /forgot-password": endpoint({
+    summary:
+      "Ask for a password reset link by e-mail (valid 30 minutes, usable once). The answer is the same 200 and message " +
+      "whether or not an account uses the e-mail; at most 5 requests per e-mail in 15 minutes",
+    auth: "none",
+    body: forgotPasswordSchema,
+    responses: {
+      200: { description: "Always the same message", schema: messageSchema },
+      400: errors[400],
+      429: { description: "Too many requests for this e-mail; see Retry-After" },
+    },
+    handler: async ({ request, context, body }) => {
+      await requestPasswordReset(context.db, body.email, mailerFor(request, context));
+      return json({ message: FORGOT_PASSWORD_ANSWER });
+    },
+  }),
+  "POST /reset-password": endpoint({
+    summary:
+      "Set a new password with the token of a reset link (the password follows the registration's rules). Every session " +
+      "of the account ends: each earlier token answers 401",
+    auth: "none",
+    body: resetPasswordSchema,
+    responses: {
+      200: { description: "The password is changed; log in with it", schema: messageSchema },
+      400: { description: `Bad input, or "${RESET_LINK_INVALID}" (a token unknown, tampered, used or expired; fieldErrors.token)` },
+    },
+    handler: async ({ context, body }) => {
+      await resetPassword(context.db, body);
+      return json({ message: RESET_DONE });
     },
   }),
   "GET /admin/users": endpoint({
