@@ -6,7 +6,8 @@ import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { forgotPasswordSchema } from "~/lib/schemas/auth";
 import { mailerFor } from "~/services/outbox.server";
-import { FORGOT_PASSWORD_ANSWER, requestPasswordReset } from "~/services/password-reset.server";
+import { FORGOT_PASSWORD_ANSWER } from "~/lib/password-reset";
+import { requestPasswordReset } from "~/services/password-reset.server";
 import type { Route } from "./+types/forgot-password";
 
 export const handle = { hideNav: true };

@@ -5,7 +5,8 @@ import { FormAlert, PasswordField } from "~/components/Field";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { resetPasswordFormSchema } from "~/lib/schemas/auth";
-import { findUsableReset, RESET_LINK_INVALID, resetPassword } from "~/services/password-reset.server";
+import { RESET_LINK_INVALID } from "~/lib/password-reset";
+import { findUsableReset, resetPassword } from "~/services/password-reset.server";
 import { clearSessionCookie } from "~/services/session.server";
 import type { Route } from "./+types/reset-password";
 

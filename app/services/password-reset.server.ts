@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 
 import { passwordResetMail } from "~/lib/emails.server";
 import { badRequest } from "~/lib/http";
+import { RESET_LINK_INVALID, RESET_LINK_MINUTES } from "~/lib/password-reset";
 import type { ResetPasswordInput } from "~/lib/schemas/auth";
 import { assertNotRateLimited, recordAttemptStatements, type RateLimit } from "./auth.server";
 import { type Db, schema } from "./db.server";
@@ -16,12 +17,7 @@ import { hashPassword } from "./password.server";
 
 const { users, passwordResets, emailOutbox, loginAttempts } = schema;
 
-export const RESET_LINK_MINUTES = 30;
 const RESET_LINK_MS = RESET_LINK_MINUTES * 60 * 1000;
-
-export const FORGOT_PASSWORD_ANSWER = `If an account uses that e-mail, we have sent it a link to reset the password. The link works for ${RESET_LINK_MINUTES} minutes.`;
-export const RESET_DONE = "Your password has been changed, and every session of your account has ended. Please log in with your new password.";
-export const RESET_LINK_INVALID = "This reset link is invalid or has expired. Please ask for a new one.";
 
 /** Requests per e-mail: enough for a lost mail or two, too few to flood someone's inbox. */
 export const RESET_RATE_LIMIT: RateLimit = {

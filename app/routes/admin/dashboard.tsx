@@ -95,7 +95,7 @@ export default function AdminDashboardPage() {
         <h2 id="manage-heading" className="text-lg font-semibold">
           Manage the shop
         </h2>
-        <div className="mt-4 grid gap-4 md:grid-cols-2 lg:grid-cols-4">
+        <div className="mt-4 grid gap-4 md:grid-cols-2">
           <ActionCard
             to="/admin/orders"
             title="Orders"

@@ -5,7 +5,8 @@ import { forgotPasswordSchema, loginResponseSchema, loginSchema, messageSchema, 
 import { readCookie } from "~/lib/cookies";
 import { endAllSessions, listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
 import { mailerFor } from "~/services/outbox.server";
-import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
+import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID } from "~/lib/password-reset";
+import { requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clearSessionCookie, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 
