@@ -227,6 +227,20 @@ describe("the reset mail in the outbox", () => {
   });
 });
 
+describe("GET /api/openapi.json", () => {
+  it("describes both calls with their bodies and answers", async () => {
+    type Operation = { requestBody: { content: { "application/json": { schema: { required: string[]; properties: Record<string, unknown> } } } }; responses: Record<string, unknown>; security?: unknown };
+    const document = (await (await call("/api/openapi.json")).json()) as { paths: Record<string, { post?: Operation }> };
+    const forgotOp = document.paths["/api/auth/forgot-password"]?.post;
+    const resetOp = document.paths["/api/auth/reset-password"]?.post;
+    expect(forgotOp?.requestBody.content["application/json"].schema.required).toEqual(["email"]);
+    expect(Object.keys(forgotOp!.responses).sort()).toEqual(["200", "400", "429"]);
+    expect(resetOp?.requestBody.content["application/json"].schema.required?.sort()).toEqual(["password", "token"]);
+    expect(Object.keys(resetOp!.responses).sort()).toEqual(["200", "400"]);
+    expect(forgotOp!.security).toBeUndefined();
+  });
+});
+
 describe("the screens", () => {
   it("/login links to /forgot-password", async () => {
     const html = await (await call("/login")).text();
