@@ -22,6 +22,9 @@ export default defineConfig(async () => ({
           // Two listed origins for the CORS tests (tests/workers/cors.test.ts); a deployment lists none by default.
           ALLOWED_ORIGINS: "https://app.stride.test, https://tools.stride.test",
         },
+        // wrangler.jsonc's EMAIL (listing send_email here replaces it) and a second binding that refuses every recipient
+        // but one, so the outbox tests see Miniflare's own send_email binding both send and fail (tests/workers/outbox.test.ts).
+        email: { send_email: [{ name: "EMAIL" }, { name: "REFUSING_EMAIL", allowed_destination_addresses: ["postmaster@stride.test"] }] },
       },
     }),
     reactRouter(),

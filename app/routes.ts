@@ -5,6 +5,8 @@ export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
   route("profile", "routes/profile.tsx"),
   route("logout", "routes/logout.ts"),
   route("theme", "routes/theme.ts"),
@@ -19,6 +21,7 @@ export default [
   route("admin/dashboard", "routes/admin/dashboard.tsx"),
   route("admin/users", "routes/admin/users.tsx"),
   route("admin/orders", "routes/admin/orders.tsx"),
+  route("admin/outbox", "routes/admin/outbox.tsx"),
 
   route("robots.txt", "routes/robots.ts"),
   route("healthz", "routes/healthz.ts"),

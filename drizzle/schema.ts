@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { CATEGORIES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
+import { CATEGORIES, MAIL_KINDS, MAIL_STATES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
 
 // The one source of the data model. Money is integer cents; timestamps are epoch milliseconds.
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
@@ -22,6 +22,9 @@ export const users = sqliteTable(
     // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>": scheme and cost travel with the hash so they can be upgraded.
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ROLES }).notNull().default("ROLE_CUSTOMER"),
+    // Every token carries the version it was issued at (claim `sv`); bumping it (logout, a new password) ends every
+    // session of the user at once, bearer tokens and cookies alike (app/services/auth.server.ts).
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: timestamp("created_at"),
   },
   (t) => [
@@ -262,12 +265,69 @@ export const loginAttempts = sqliteTable(
   (t) => [index("login_attempts_email_idx").on(t.email, t.attemptedAt)],
 );
 
+// The transactional outbox: every e-mail the shop sends is first a row here, written in the same D1 batch as the change
+// it tells of (an order placed, a status changed, a reset asked for), so a mail is never lost and never sent for a
+// change that did not happen. The queue consumer (app/services/outbox.server.ts) sends it and records the outcome.
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: MAIL_KINDS }).notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body").notNull(),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    state: text("state", { enum: MAIL_STATES }).notNull().default("queued"),
+    // Tries so far (each claim by the consumer counts one), the last failure's reason, and the provider's message id.
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    messageId: text("message_id"),
+    createdAt: timestamp("created_at"),
+    sentAt: integer("sent_at", { mode: "number" }),
+    // A queued row not handled by then is put on the queue again by the sweep (a lost queue send, a crashed consumer).
+    nextAttemptAt: integer("next_attempt_at", { mode: "number" }).notNull(),
+    // Set while a consumer is sending it, so a second delivery of the same id (the sweep's) does not send it twice.
+    lockedUntil: integer("locked_until", { mode: "number" }),
+  },
+  (t) => [
+    check("email_outbox_kind_check", sql`${t.kind} IN (${inList(MAIL_KINDS)})`),
+    check("email_outbox_state_check", sql`${t.state} IN (${inList(MAIL_STATES)})`),
+    // /admin/outbox by state, newest first (all states: the primary key).
+    index("email_outbox_state_idx").on(t.state, t.id),
+    // An order's mails (the admin's order page).
+    index("email_outbox_order_idx").on(t.orderId, t.id),
+    index("email_outbox_user_idx").on(t.userId),
+    // The sweep: only queued rows are in it, so it stays small however many mails were sent.
+    index("email_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.state} = 'queued'`),
+  ],
+);
+
+// Password reset links: only the SHA-256 of the token is kept, so a copy of the database resets nothing. A link works
+// once (used_at) and for 30 minutes (expires_at).
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    usedAt: integer("used_at", { mode: "number" }),
+    createdAt: timestamp("created_at"),
+  },
+  (t) => [uniqueIndex("password_resets_token_hash_unique").on(t.tokenHash), index("password_resets_user_idx").on(t.userId)],
+);
+
 export type User = typeof users.$inferSelect;
 export type Product = typeof products.$inferSelect;
 export type ProductImageRow = typeof productImages.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
 export type ProductSize = typeof productSizes.$inferSelect;
+export type OutboxRow = typeof emailOutbox.$inferSelect;
 
 // Products per category ('' = the whole catalogue), kept by triggers (migrations/0001) so the grid's page links
 // never count rows.

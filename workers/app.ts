@@ -3,6 +3,7 @@ import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { createDb, type Db } from "../app/services/db.server";
+import { processMailBatch, sweepOutbox } from "../app/services/outbox.server";
 import { allowedCrossOrigin, isApiPath, isPreflight, preflightResponse, withCorsHeaders, withoutCookie } from "./cors";
 import { purgeChangedPages, type Purge } from "./catalogue-purge";
 import { bookmarkedResponse, openSession } from "./d1-session";
@@ -145,5 +146,15 @@ export default {
     const response = await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(session.d1), cspNonce: nonce });
     if (session.wrote) await purgeChangedPages(session.d1, cachePurger(ctx));
     return secure(privateByDefault(bookmarkedResponse(response, session, forwarded, api)));
+  },
+
+  // The mail queue's consumer (wrangler.jsonc "queues"): each message names an outbox row to send or keep.
+  async queue(batch, env) {
+    await processMailBatch(batch, env);
+  },
+
+  // The cron trigger: queued mails whose queue message was lost go on the queue again.
+  async scheduled(_controller, env) {
+    await sweepOutbox(createDb(env.DB), env.MAIL_QUEUE);
   },
 } satisfies ExportedHandler<Env>;

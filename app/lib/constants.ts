@@ -3,6 +3,12 @@ export const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
 export const ROLES = ["ROLE_ADMIN", "ROLE_CUSTOMER"] as const;
 export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"] as const;
 
+/** What an outbox row is (email_outbox.kind) and where it stands (email_outbox.state). */
+export const MAIL_KINDS = ["ORDER_PLACED", "ORDER_STATUS", "PASSWORD_RESET"] as const;
+export const MAIL_STATES = ["queued", "sent", "kept", "failed"] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+export type MailState = (typeof MAIL_STATES)[number];
+
 export type Category = (typeof CATEGORIES)[number];
 export type Role = (typeof ROLES)[number];
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

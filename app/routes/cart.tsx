@@ -23,6 +23,7 @@ import {
   setServerCartQuantity,
 } from "~/services/cart.server";
 import { placeOrder, readBankSlip } from "~/services/orders.server";
+import { mailerFor } from "~/services/outbox.server";
 import { getOptionalUser, requireUser } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
@@ -78,7 +79,7 @@ async function checkout(request: Request, context: Route.ActionArgs["context"], 
   const lines = await getServerCart(context.db, user.id);
   if (!lines.length) throw new HttpError(400, "Your cart is empty");
   const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
-  const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, { ...customer.data, orderItems: items }, slip);
+  const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, { ...customer.data, orderItems: items }, slip, mailerFor(request, context));
   return redirect(`/orders/${order.id}?placed=1`);
 }
 

@@ -11,6 +11,9 @@ import type { Route } from "./+types/login";
 
 export const handle = { hideNav: true };
 
+/** After a password reset (/login?reset=1). */
+const RESET_DONE_LOGIN = "Your password has been changed. Log in with your new password.";
+
 export function loader({ request, context }: Route.LoaderArgs) {
   return redirectIfLoggedIn(request, context);
 }
@@ -65,9 +68,14 @@ export default function LoginPage() {
       </fieldset>
 
       <Form method="post" id="login-form" className="space-y-4" noValidate>
-        {result?.message && <FormAlert>{result.message}</FormAlert>}
+        {result?.message ? <FormAlert>{result.message}</FormAlert> : searchParams.get("reset") === "1" && <FormAlert tone="success">{RESET_DONE_LOGIN}</FormAlert>}
         <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
         <PasswordField name="password" label="Password" autoComplete="current-password" required errors={errors?.password} />
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            Forgot password?
+          </Link>
+        </p>
         <button type="submit" className="btn-primary w-full" disabled={submitting}>
           {submitting ? "Logging in..." : "Login"}
         </button>

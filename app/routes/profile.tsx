@@ -7,7 +7,8 @@ import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { profileFormSchema } from "~/lib/schemas/auth";
 import { updateProfile } from "~/services/auth.server";
-import { requireUser } from "~/services/session.server";
+import { renewSession, requireUser } from "~/services/session.server";
+import { issueToken } from "~/services/token.server";
 import type { Route } from "./+types/profile";
 
 export const handle = { hideNav: true };
@@ -23,8 +24,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(await readFormData(request), profileFormSchema);
   if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
-    await updateProfile(context.db, user.id, parsed.data);
-    return { ok: true as const, message: "Profile updated successfully.", fieldErrors: {} };
+    const { newSessionVersion } = await updateProfile(context.db, user.id, parsed.data);
+    const result = { ok: true as const, message: "Profile updated successfully.", fieldErrors: {} };
+    if (newSessionVersion === null) return result;
+    // A new password ended every session, this browser's too: it gets a fresh token so it stays logged in.
+    const token = await issueToken(user.id, newSessionVersion, context.cloudflare.env.JWT_SECRET);
+    return data(result, { headers: { "Set-Cookie": renewSession(request, context, token) } });
   } catch (error) {
     if (error instanceof HttpError) return data({ ok: false as const, message: error.message || UPDATE_FAILED, fieldErrors: {} }, { status: error.status });
     throw error;

@@ -8,7 +8,7 @@ import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
 import { registerUser } from "~/services/auth.server";
 import { afterLoginPath, redirectIfLoggedIn, startSession } from "~/services/session.server";
-import { issueToken } from "~/services/token.server";
+import { INITIAL_SESSION_VERSION, issueToken } from "~/services/token.server";
 import type { Route } from "./+types/register";
 
 export const handle = { hideNav: true };
@@ -25,8 +25,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return data({ message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
     const user = await registerUser(context.db, parsed.data);
-    // A new customer is logged in at once.
-    const token = await issueToken(user.id, context.cloudflare.env.JWT_SECRET);
+    // A new customer is logged in at once (a new row has the first session version).
+    const token = await issueToken(user.id, INITIAL_SESSION_VERSION, context.cloudflare.env.JWT_SECRET);
     return startSession(request, context, user.id, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
   } catch (error) {
     if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {} }, { status: error.status });

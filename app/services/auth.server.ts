@@ -1,11 +1,12 @@
-import { and, asc, eq, gt, lt } from "drizzle-orm";
+import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 
 import type { Role } from "~/lib/constants";
 import { HttpError, conflict, unauthorized } from "~/lib/http";
 import type { LoginInput, ProfileInput, PublicUser, RegisterInput } from "~/lib/schemas/auth";
 import { constraintFailure, type Db, schema } from "./db.server";
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from "./password.server";
-import { issueToken, readTokenSubject } from "./token.server";
+import { issueToken, readToken } from "./token.server";
 
 const { users, loginAttempts } = schema;
 
@@ -30,10 +31,38 @@ export async function findUserById(db: Db, id: number): Promise<SessionUser | nu
   return user ?? null;
 }
 
-/** The user a token belongs to, read from D1 each time so a deleted user or a changed role takes effect at once. */
+/**
+ * The user a token belongs to, read from D1 each time so a deleted user or a changed role takes effect at once; and
+ * only while the token's session version is the user's, so a logout or a new password ends it (one indexed read).
+ */
 export async function findUserByToken(db: Db, token: string, secret: string): Promise<SessionUser | null> {
-  const id = await readTokenSubject(token, secret);
-  return id === null ? null : findUserById(db, id);
+  const claims = await readToken(token, secret);
+  if (!claims) return null;
+  const [user] = await db
+    .select(publicColumns)
+    .from(users)
+    .where(and(eq(users.id, claims.userId), eq(users.sessionVersion, claims.sessionVersion)))
+    .limit(1);
+  return user ?? null;
+}
+
+/**
+ * The statement that ends every session of a user (every token issued so far, bearer or cookie, on every device):
+ * it bumps the session version, and answers the new one. A statement, not a call, so it can join a D1 batch with the
+ * change that calls for it (a password set by a reset link, say) and happen only if that change does.
+ */
+export function endAllSessionsStatement(db: Db, userId: number) {
+  return db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ sessionVersion: users.sessionVersion });
+}
+
+/** Ends every session of a user; the new session version (for a fresh token), or null when there is no such user. */
+export async function endAllSessions(db: Db, userId: number): Promise<number | null> {
+  const [row] = await endAllSessionsStatement(db, userId);
+  return row?.sessionVersion ?? null;
 }
 
 export async function registerUser(db: Db, input: RegisterInput, role: Role = "ROLE_CUSTOMER"): Promise<SessionUser> {
@@ -50,33 +79,52 @@ export async function registerUser(db: Db, input: RegisterInput, role: Role = "R
   }
 }
 
-async function assertNotRateLimited(db: Db, email: string, now: number) {
-  const windowStart = now - LOGIN_WINDOW_MS;
+/** A limit on attempts per key (an e-mail) within a sliding window, counted in login_attempts. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+  message: string;
+}
+
+export const LOGIN_RATE_LIMIT: RateLimit = {
+  max: LOGIN_MAX_FAILURES,
+  windowMs: LOGIN_WINDOW_MS,
+  message: "Too many failed login attempts. Please try again later.",
+};
+
+/** 429 with Retry-After once `key` has `limit.max` attempts in the window. Login counts failures under the e-mail. */
+export async function assertNotRateLimited(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT) {
+  const windowStart = now - limit.windowMs;
   const recent = await db
     .select({ attemptedAt: loginAttempts.attemptedAt })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.email, email), gt(loginAttempts.attemptedAt, windowStart)))
+    .where(and(eq(loginAttempts.email, key), gt(loginAttempts.attemptedAt, windowStart)))
     .orderBy(asc(loginAttempts.attemptedAt))
-    .limit(LOGIN_MAX_FAILURES);
-  if (recent.length < LOGIN_MAX_FAILURES) return;
-  // Blocked until the oldest failure in the window falls out of it.
-  const retryAfterSeconds = Math.max(1, Math.ceil((recent[0].attemptedAt + LOGIN_WINDOW_MS - now) / 1000));
-  throw new HttpError(429, "Too many failed login attempts. Please try again later.", undefined, {
+    .limit(limit.max);
+  if (recent.length < limit.max) return;
+  // Blocked until the oldest attempt in the window falls out of it.
+  const retryAfterSeconds = Math.max(1, Math.ceil((recent[0].attemptedAt + limit.windowMs - now) / 1000));
+  throw new HttpError(429, limit.message, undefined, {
     "Retry-After": String(retryAfterSeconds),
   });
 }
 
+/** Counts one attempt under `key` and forgets the ones that left the window (statements for a D1 batch). */
+export function recordAttemptStatements(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT) {
+  return [
+    db.insert(loginAttempts).values({ email: key, attemptedAt: now }),
+    db.delete(loginAttempts).where(and(eq(loginAttempts.email, key), lt(loginAttempts.attemptedAt, now - limit.windowMs))),
+  ] as const;
+}
+
 async function recordFailure(db: Db, email: string, now: number) {
-  await db.batch([
-    db.insert(loginAttempts).values({ email, attemptedAt: now }),
-    db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), lt(loginAttempts.attemptedAt, now - LOGIN_WINDOW_MS))),
-  ]);
+  await db.batch(recordAttemptStatements(db, email, now));
 }
 
 export async function login(db: Db, input: LoginInput, secret: string, now = Date.now()) {
   await assertNotRateLimited(db, input.email, now);
   const [found] = await db
-    .select({ ...publicColumns, passwordHash: users.passwordHash })
+    .select({ ...publicColumns, passwordHash: users.passwordHash, sessionVersion: users.sessionVersion })
     .from(users)
     .where(eq(users.email, input.email))
     .limit(1);
@@ -86,26 +134,41 @@ export async function login(db: Db, input: LoginInput, secret: string, now = Dat
     await recordFailure(db, input.email, now);
     throw new HttpError(401, INVALID_CREDENTIALS);
   }
-  const { passwordHash, ...user } = found;
+  const { passwordHash, sessionVersion, ...user } = found;
   const upgrades = needsRehash(passwordHash)
     ? [db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id))]
     : [];
   await db.batch([db.delete(loginAttempts).where(eq(loginAttempts.email, input.email)), ...upgrades]);
-  return { token: await issueToken(user.id, secret), user };
+  return { token: await issueToken(user.id, sessionVersion, secret), user };
 }
 
-export async function updateProfile(db: Db, userId: number, input: ProfileInput): Promise<SessionUser> {
-  const changes: Partial<typeof users.$inferInsert> = {
+export interface ProfileUpdate {
+  user: SessionUser;
+  /** Set when the password changed: every earlier session has ended, and a token at this version keeps the caller in. */
+  newSessionVersion: number | null;
+}
+
+export async function updateProfile(db: Db, userId: number, input: ProfileInput): Promise<ProfileUpdate> {
+  const changes: SQLiteUpdateSetSource<typeof users> = {
     name: input.name,
     email: input.email,
     address: input.address,
     phone: input.phone,
   };
-  if (input.password) changes.passwordHash = await hashPassword(input.password);
+  if (input.password) {
+    changes.passwordHash = await hashPassword(input.password);
+    // A new password ends every other session in the same statement (whoever knew the old one is out).
+    changes.sessionVersion = sql`${users.sessionVersion} + 1`;
+  }
   try {
-    const [user] = await db.update(users).set(changes).where(eq(users.id, userId)).returning(publicColumns);
-    if (!user) throw unauthorized();
-    return user;
+    const [row] = await db
+      .update(users)
+      .set(changes)
+      .where(eq(users.id, userId))
+      .returning({ ...publicColumns, sessionVersion: users.sessionVersion });
+    if (!row) throw unauthorized();
+    const { sessionVersion, ...user } = row;
+    return { user, newSessionVersion: input.password ? sessionVersion : null };
   } catch (error) {
     if (constraintFailure(error) === "unique") throw conflict(EMAIL_TAKEN);
     throw error;

@@ -1,16 +1,18 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 
 import type { OrderStatus } from "~/lib/constants";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
+import { orderPlacedMail, orderStatusMail } from "~/lib/emails.server";
 import { centsToRupees } from "~/lib/format";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http";
 import type { OrderInput, OrderView } from "~/lib/schemas/order";
 import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { constraintFailure, type Db, schema } from "./db.server";
+import { outboxValues, type Mailer } from "./outbox.server";
 import { chooseSize, loadSizes } from "./sizes.server";
 
-const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users } = schema;
+const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users, emailOutbox } = schema;
 type OrderRow = typeof orders.$inferSelect;
 
 export const ORDER_NOT_FOUND = "Order not found";
@@ -62,21 +64,55 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
 
 const orderIdBySlip = (slipKey: string) => sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.bankSlipKey} = ${slipKey})`;
 
+const orderUrl = (mailer: Mailer, orderId: number | string) => `${mailer.siteUrl}/orders/${orderId}`;
+
+/**
+ * The confirmation mail's outbox row, for the order's own batch. The order's id does not exist until that batch runs,
+ * so the mail is rendered with a placeholder that SQL replaces by the id the batch gave the order.
+ */
+function confirmationRow(db: Db, mailer: Mailer, user: SessionUser, input: OrderInput, lines: OrderLine[], totalCents: number, orderId: SQL) {
+  const placeholder = `ORDER-${crypto.randomUUID()}`;
+  const mail = orderPlacedMail(
+    {
+      orderNumber: placeholder,
+      orderUrl: orderUrl(mailer, placeholder),
+      customerName: input.customerName,
+      items: lines.map(({ product, size, quantity }) => ({ productName: product.name, sizeLabel: size.label, quantity, subtotal: centsToRupees(product.priceCents * quantity) })),
+      totalAmount: centsToRupees(totalCents),
+      shippingAddress: input.shippingAddress,
+    },
+    mailer.bank,
+  );
+  const withId = (text: string) => sql`replace(${text}, ${placeholder}, ${orderId})`;
+  return db
+    .insert(emailOutbox)
+    .values({
+      ...outboxValues({ kind: "ORDER_PLACED", to: input.customerEmail, userId: user.id, ...mail }),
+      orderId: sql`${orderId}`,
+      subject: withId(mail.subject),
+      textBody: withId(mail.text),
+      htmlBody: withId(mail.html),
+    })
+    .returning({ id: emailOutbox.id });
+}
+
 /**
  * Places an order. Names, sizes, prices and the total come from the catalogue. The slip goes to R2 first; then the
- * order, its items, the stock taken from each size and the emptied cart are one D1 batch (the history row is written
- * by a trigger). The sizes' stock CHECK fails the whole batch if another shopper took the last pair meanwhile, and
- * the slip is removed again, so there is never an order without its slip nor a slip without its order.
+ * order, its items, the stock taken from each size, the emptied cart and the confirmation mail's outbox row are one
+ * D1 batch (the history row is written by a trigger). The sizes' stock CHECK fails the whole batch if another shopper
+ * took the last pair meanwhile, and the slip is removed again, so there is never an order without its slip nor a slip
+ * without its order, nor a confirmation of an order that does not exist. The mail goes on the queue once it commits.
  */
-export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, input: OrderInput, slip: BankSlip): Promise<OrderView> {
+export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, input: OrderInput, slip: BankSlip, mailer: Mailer): Promise<OrderView> {
   const lines = await orderLines(db, input.orderItems);
   const totalCents = lines.reduce((total, { product, quantity }) => total + product.priceCents * quantity, 0);
 
   const slipKey = `slips/${crypto.randomUUID()}`;
   await bucket.put(slipKey, slip.bytes, { httpMetadata: { contentType: slip.type } });
   const orderId = orderIdBySlip(slipKey);
+  let mailIds: number[];
   try {
-    await db.batch([
+    const results = await db.batch([
       db.insert(orders).values({
         userId: user.id,
         customerName: input.customerName,
@@ -107,11 +143,14 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
           .where(eq(productSizes.id, size.id)),
       ),
       db.delete(cartItems).where(eq(cartItems.userId, user.id)),
+      confirmationRow(db, mailer, user, input, lines, totalCents, orderId),
     ]);
+    mailIds = (results.at(-1) as { id: number }[]).map((row) => row.id);
   } catch (error) {
     await bucket.delete(slipKey);
     throw await explainFailedOrder(db, error, lines);
   }
+  mailer.enqueue(mailIds);
   const [created] = await db.select().from(orders).where(eq(orders.bankSlipKey, slipKey));
   return (await toOrderViews(db, [created]))[0];
 }
@@ -218,22 +257,41 @@ export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, use
 
 /**
  * Moves an order to any other status (admin). Stock and history follow in the database's triggers; leaving
- * CANCELLED fails with 409 when the stock is no longer there.
+ * CANCELLED fails with 409 when the stock is no longer there. The customer's mail about it is written in the same
+ * batch, and only when this update changed the row (SQLite's changes(), which does not count the triggers' writes):
+ * when two admins move the order at once, only the one whose update happened writes a mail.
  */
-export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser): Promise<OrderView> {
+export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser, mailer: Mailer): Promise<OrderView> {
   const order = await findOrder(db, orderId);
   if (order.status !== status) {
+    const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status);
+    const row = outboxValues({ kind: "ORDER_STATUS", to: order.customerEmail, orderId, userId: order.userId, ...mail });
+    let mailIds: number[];
     try {
-      await db
+      // Written for D1 directly: Drizzle cannot put a statement of raw SQL with parameters into a batch.
+      const d1 = db.$client;
+      const update = db
         .update(orders)
         .set({ status, statusChangedBy: admin.id })
-        .where(and(eq(orders.id, orderId), eq(orders.status, order.status)));
+        .where(and(eq(orders.id, orderId), eq(orders.status, order.status)))
+        .toSQL();
+      const [, inserted] = await d1.batch<{ id: number }>([
+        d1.prepare(update.sql).bind(...update.params),
+        d1
+          .prepare(
+            `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, user_id, next_attempt_at)
+             SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING id`,
+          )
+          .bind(row.kind, row.toAddress, row.subject, row.textBody, row.htmlBody, row.orderId ?? null, row.userId ?? null, row.nextAttemptAt),
+      ]);
+      mailIds = inserted.results.map((mailRow) => mailRow.id);
     } catch (error) {
       if (constraintFailure(error) !== "check") throw error;
       const items = await db.select({ sizeId: orderItems.sizeId, quantity: orderItems.quantity }).from(orderItems).where(eq(orderItems.orderId, orderId));
       const short = await shortSize(db, new Map(items.flatMap((item) => (item.sizeId ? [[item.sizeId, item.quantity] as const] : []))));
       throw conflict(short ? `Cannot reopen this order: ${insufficientStock(short)}` : "Cannot reopen this order: its stock is no longer there");
     }
+    mailer.enqueue(mailIds);
   }
   return getOrder(db, orderId, admin);
 }

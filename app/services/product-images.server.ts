@@ -130,7 +130,7 @@ async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpl
  * pictures dropped leave R2 once it has succeeded. A save that committed in between (another admin, another tab)
  * fails the batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
  */
-/** The abort of migrations/0010's trigger: another save of the pictures committed first. */
+/** The abort of migrations/0011's trigger: another save of the pictures committed first. */
 function picturesChanged(error: unknown): boolean {
   return `${String((error as { cause?: unknown })?.cause ?? "")} ${String(error)}`.includes("pictures_version:");
 }
@@ -165,7 +165,7 @@ export async function savePictures(
     }
     const readIds = current.map((row) => row.id);
     await db.batch([
-      // First: fails the batch (see migrations/0010) if another save committed since the read above.
+      // First: fails the batch (see migrations/0011) if another save committed since the read above.
       db.update(schema.products).set({ picturesVersion: product.version + 1 }).where(eq(schema.products.id, productId)),
       ...before,
       ...(readIds.length ? [db.delete(productImages).where(and(eq(productImages.productId, productId), inArray(productImages.id, readIds)))] : []),

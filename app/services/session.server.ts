@@ -12,7 +12,12 @@ export const SESSION_COOKIE = "stride_session";
 
 export type SessionState = { user: SessionUser } | { user: null; reason: "none" | "invalid" };
 
-function readToken(request: Request): string | null {
+// A token that replaced the request's own during it (see renewSession): the loaders that run after an action read it.
+const renewedTokens = new WeakMap<AppLoadContext, string>();
+
+function readToken(request: Request, context: AppLoadContext): string | null {
+  const renewed = renewedTokens.get(context);
+  if (renewed) return renewed;
   const authorization = request.headers.get("Authorization");
   const bearer = authorization?.match(/^bearer\s+(\S+)\s*$/i);
   if (bearer) return bearer[1];
@@ -26,7 +31,7 @@ export function getSession(request: Request, context: AppLoadContext): Promise<S
   let session = sessions.get(request);
   if (!session) {
     session = (async () => {
-      const token = readToken(request);
+      const token = readToken(request, context);
       if (!token) return { user: null, reason: "none" } as const;
       const user = await findUserByToken(context.db, token, context.cloudflare.env.JWT_SECRET);
       return user ? { user } : ({ user: null, reason: "invalid" } as const);
@@ -76,6 +81,16 @@ export async function requireApiAdmin(request: Request, context: AppLoadContext)
 
 export function sessionCookie(request: Request, token: string): string {
   return serializeCookie(SESSION_COOKIE, token, { maxAge: TOKEN_LIFETIME_SECONDS, secure: isSecureRequest(request) });
+}
+
+/**
+ * After a password change ended every session, this browser's included: the fresh token becomes the request's session
+ * (a form posted without JavaScript renders the page in the same request, with loaders that read the session again
+ * from a new Request), and the returned Set-Cookie value hands it to the browser.
+ */
+export function renewSession(request: Request, context: AppLoadContext, token: string): string {
+  renewedTokens.set(context, token);
+  return sessionCookie(request, token);
 }
 
 export function clearSessionCookie(request: Request): string {

@@ -2,10 +2,14 @@ import { SignJWT, jwtVerify } from "jose";
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
+/** The session version of a user who never logged out nor changed a password (users.session_version's default). */
+export const INITIAL_SESSION_VERSION = 0;
+
 const keyFor = (secret: string) => new TextEncoder().encode(secret);
 
-export async function issueToken(userId: number, secret: string): Promise<string> {
-  return new SignJWT({})
+/** A token for the user at their current session version (claim `sv`): it dies when that version is bumped. */
+export async function issueToken(userId: number, sessionVersion: number, secret: string): Promise<string> {
+  return new SignJWT({ sv: sessionVersion })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(userId))
     .setIssuedAt()
@@ -13,12 +17,24 @@ export async function issueToken(userId: number, secret: string): Promise<string
     .sign(keyFor(secret));
 }
 
-/** The user id a token names, or null for anything malformed, tampered, expired or signed another way (alg none included). */
-export async function readTokenSubject(token: string, secret: string): Promise<number | null> {
+export interface TokenClaims {
+  userId: number;
+  sessionVersion: number;
+}
+
+/**
+ * The user id and session version a token names, or null for anything malformed, tampered, expired or signed another
+ * way (alg none included). A token without `sv` was issued before session versions existed: it counts as version 0,
+ * the version every user had then, so it lives until that user's first logout or password change (24 hours at most).
+ */
+export async function readToken(token: string, secret: string): Promise<TokenClaims | null> {
   try {
     const { payload } = await jwtVerify(token, keyFor(secret), { algorithms: ["HS256"] });
-    const id = Number(payload.sub);
-    return Number.isSafeInteger(id) && id > 0 ? id : null;
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+    const sessionVersion = payload.sv === undefined ? INITIAL_SESSION_VERSION : payload.sv;
+    if (typeof sessionVersion !== "number" || !Number.isSafeInteger(sessionVersion) || sessionVersion < 0) return null;
+    return { userId, sessionVersion };
   } catch {
     return null;
   }

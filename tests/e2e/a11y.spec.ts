@@ -164,6 +164,8 @@ const SCREENS: Screen[] = [
   },
   { name: "login", as: "visitor", open: (page) => gotoHydrated(page, "/login") },
   { name: "register", as: "visitor", open: (page) => gotoHydrated(page, "/register") },
+  { name: "forgot password", as: "visitor", open: (page) => gotoHydrated(page, "/forgot-password") },
+  { name: "reset password, bad link", as: "visitor", open: (page) => gotoHydrated(page, "/reset-password?token=no-such-token") },
   { name: "profile", as: "customer", open: (page) => gotoHydrated(page, "/profile") },
   {
     name: "my orders",
@@ -179,6 +181,7 @@ const SCREENS: Screen[] = [
   { name: "admin dashboard", as: "admin", open: (page) => gotoHydrated(page, "/admin/dashboard") },
   { name: "admin users", as: "admin", open: (page) => gotoHydrated(page, "/admin/users") },
   { name: "admin orders", as: "admin", open: (page) => gotoHydrated(page, "/admin/orders") },
+  { name: "admin outbox", as: "admin", open: (page) => gotoHydrated(page, "/admin/outbox") },
   {
     name: "admin Manage dialog",
     as: "admin",

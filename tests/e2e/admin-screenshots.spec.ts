@@ -30,6 +30,7 @@ const SCREENS = () => [
   { name: "dashboard", path: "/admin/dashboard", heading: "Dashboard" },
   { name: "users", path: "/admin/users", heading: "Users" },
   { name: "orders", path: "/admin/orders", heading: "Orders" },
+  { name: "outbox", path: "/admin/outbox", heading: "Outbox" },
   { name: "orders-manage", path: `/admin/orders?manage=${pngOrder}`, dialog: `Manage order #${pngOrder}` },
   { name: "orders-slip", path: `/admin/orders?slip=${pngOrder}`, dialog: `Bank slip · Order #${pngOrder}` },
   { name: "orders-slip-pdf", path: `/admin/orders?slip=${pdfOrder}`, dialog: `Bank slip · Order #${pdfOrder}` },

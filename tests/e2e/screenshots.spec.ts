@@ -28,6 +28,8 @@ const SCREENS: Screen[] = [
   { name: "home", path: "/" },
   { name: "login", path: "/login", heading: "Welcome back" },
   { name: "register", path: "/register", heading: "Create your account" },
+  { name: "forgot-password", path: "/forgot-password", heading: "Forgot your password?" },
+  { name: "reset-password-bad-link", path: "/reset-password?token=no-such-token", heading: "Choose a new password" },
   { name: "profile", path: "/profile", heading: "Your profile", loggedIn: true },
   { name: "not-found", path: "/no-such-page", heading: "Page not found" },
 ];

@@ -42,10 +42,23 @@ const passwordsMatch = <T extends { password?: string | null; confirmPassword?: 
   (value.password ?? "") === (value.confirmPassword ?? "");
 const matchMessage = { message: "Passwords do not match", path: ["confirmPassword"] };
 
+/** POST /api/auth/forgot-password and the /forgot-password form. */
+export const forgotPasswordSchema = z.object({ email });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/** POST /api/auth/reset-password: the link's token and a new password under the registration's and profile's rules. */
+export const resetPasswordSchema = z.object({
+  token: z.string({ error: "The reset link is missing its token" }).trim().min(1, "The reset link is missing its token").max(200, "The reset link is invalid"),
+  password: newPassword,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
 /** The register screen: the API's fields plus the confirmation. */
 export const registerFormSchema = registerSchema.extend({ confirmPassword: z.string() }).refine(passwordsMatch, matchMessage);
 /** The profile screen: the API's fields plus the confirmation. */
 export const profileFormSchema = profileSchema.extend({ confirmPassword: z.string().optional().default("") }).refine(passwordsMatch, matchMessage);
+/** The /reset-password screen: the API's fields plus the confirmation. */
+export const resetPasswordFormSchema = resetPasswordSchema.extend({ confirmPassword: z.string().optional().default("") }).refine(passwordsMatch, matchMessage);
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -56,6 +69,9 @@ export const userSchema = z.object({
   role: z.enum(ROLES),
 });
 export type PublicUser = z.infer<typeof userSchema>;
+
+/** The answer of both reset calls: a message, the same whatever the e-mail. */
+export const messageSchema = z.object({ message: z.string() });
 
 export const loginResponseSchema = z.object({
   token: z.string(),

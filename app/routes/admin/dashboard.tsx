@@ -95,7 +95,7 @@ export default function AdminDashboardPage() {
         <h2 id="manage-heading" className="text-lg font-semibold">
           Manage the shop
         </h2>
-        <div className="mt-4 grid gap-4 md:grid-cols-3">
+        <div className="mt-4 grid gap-4 md:grid-cols-2">
           <ActionCard
             to="/admin/orders"
             title="Orders"
@@ -142,6 +142,17 @@ export default function AdminDashboardPage() {
               <>
                 <rect x="3.5" y="3.5" width="17" height="17" rx="3" />
                 <path d="M12 8v8M8 12h8" />
+              </>,
+            )}
+          />
+          <ActionCard
+            to="/admin/outbox"
+            title="Outbox"
+            text="Every e-mail to customers, and whether it went."
+            icon={svg(
+              <>
+                <rect x="3" y="5" width="18" height="14" rx="2" />
+                <path d="m3.5 6.5 8.5 6.5 8.5-6.5" />
               </>,
             )}
           />

@@ -13,6 +13,7 @@ import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
 import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
 import { changeOrderStatus, getOrder, listAllOrders } from "~/services/orders.server";
+import { mailerFor } from "~/services/outbox.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/orders";
 
@@ -73,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Cancelling puts the stock back: without JavaScript (no window.confirm) the form asks once more.
   if (status === "CANCELLED" && confirm !== "yes") return data({ kind: "confirm" as const, orderId, status, message: CANCEL_CONFIRMATION });
   try {
-    const order = await changeOrderStatus(context.db, orderId, status, admin);
+    const order = await changeOrderStatus(context.db, orderId, status, admin, mailerFor(request, context));
     return data({ kind: "updated" as const, orderId, status: order.status, message: `Order #${orderId} is now ${order.status}.` });
   } catch (error) {
     if (error instanceof HttpError) return data({ kind: "error" as const, orderId, status, message: `${UPDATE_FAILED}: ${error.message}` }, { status: error.status });

@@ -1,9 +1,20 @@
 import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
-import { loginResponseSchema, loginSchema, profileSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
-import { listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
-import { getSession } from "~/services/session.server";
+import { forgotPasswordSchema, loginResponseSchema, loginSchema, messageSchema, profileSchema, registerSchema, resetPasswordSchema, userSchema } from "~/lib/schemas/auth";
+import { readCookie } from "~/lib/cookies";
+import { endAllSessions, listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
+import { mailerFor } from "~/services/outbox.server";
+import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID } from "~/lib/password-reset";
+import { requestPasswordReset, resetPassword } from "~/services/password-reset.server";
+import { clearSessionCookie, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
+import { issueToken } from "~/services/token.server";
+
+/** The header that carries a fresh token after a password change (the one the request used has just ended). */
+export const NEW_TOKEN_HEADER = "X-Auth-Token";
+
+/** Whether the request came with the browser's session cookie (then the answer refreshes or clears it too). */
+const hasSessionCookie = (request: Request) => readCookie(request.headers.get("Cookie"), SESSION_COOKIE) !== null;
 
 const errors = {
   400: { description: "Bad input" },
@@ -46,11 +57,62 @@ export const authApi = apiResource("/api/auth", {
     handler: ({ user }) => json(user),
   }),
   "PUT /me": endpoint({
-    summary: "Update the logged-in user's profile; a blank or missing password keeps the current one",
+    summary:
+      "Update the logged-in user's profile; a blank or missing password keeps the current one. A new password ends every " +
+      `session of the user (each earlier token answers 401), and the answer carries a fresh token in ${NEW_TOKEN_HEADER} (and in the session cookie when the request came with it)`,
     auth: "user",
     body: profileSchema,
     responses: { 200: { description: "The updated user", schema: userSchema }, 400: errors[400], 401: errors[401], 409: { description: "E-mail already registered" } },
-    handler: async ({ context, user, body }) => json(await updateProfile(context.db, user.id, body)),
+    handler: async ({ request, context, user, body }) => {
+      const { user: updated, newSessionVersion } = await updateProfile(context.db, user.id, body);
+      if (newSessionVersion === null) return json(updated);
+      const token = await issueToken(user.id, newSessionVersion, context.cloudflare.env.JWT_SECRET);
+      const headers = new Headers({ [NEW_TOKEN_HEADER]: token });
+      if (hasSessionCookie(request)) headers.append("Set-Cookie", renewSession(request, context, token));
+      return json(updated, { headers });
+    },
+  }),
+  "POST /logout": endpoint({
+    summary: "End every session of the logged-in user: each token issued so far, on every device, answers 401 from now on",
+    auth: "user",
+    responses: { 204: { description: "Logged out everywhere" }, 401: errors[401] },
+    handler: async ({ request, context, user }) => {
+      await endAllSessions(context.db, user.id);
+      const headers = new Headers();
+      if (hasSessionCookie(request)) headers.append("Set-Cookie", clearSessionCookie(request));
+      return new Response(null, { status: 204, headers });
+    },
+  }),
+  "POST /forgot-password": endpoint({
+    summary:
+      "Ask for a password reset link by e-mail (valid 30 minutes, usable once). The answer is the same 200 and message " +
+      "whether or not an account uses the e-mail; at most 5 requests per e-mail in 15 minutes",
+    auth: "none",
+    body: forgotPasswordSchema,
+    responses: {
+      200: { description: "Always the same message", schema: messageSchema },
+      400: errors[400],
+      429: { description: "Too many requests for this e-mail; see Retry-After" },
+    },
+    handler: async ({ request, context, body }) => {
+      await requestPasswordReset(context.db, body.email, mailerFor(request, context));
+      return json({ message: FORGOT_PASSWORD_ANSWER });
+    },
+  }),
+  "POST /reset-password": endpoint({
+    summary:
+      "Set a new password with the token of a reset link (the password follows the registration's rules). Every session " +
+      "of the account ends: each earlier token answers 401",
+    auth: "none",
+    body: resetPasswordSchema,
+    responses: {
+      200: { description: "The password is changed; log in with it", schema: messageSchema },
+      400: { description: `Bad input, or "${RESET_LINK_INVALID}" (a token unknown, tampered, used or expired; fieldErrors.token)` },
+    },
+    handler: async ({ context, body }) => {
+      await resetPassword(context.db, body);
+      return json({ message: RESET_DONE });
+    },
   }),
   "GET /admin/users": endpoint({
     summary: "Every user (admin)",

@@ -4,6 +4,7 @@ import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } f
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { orderInputSchema, orderListQuerySchema, orderSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
 import { changeOrderStatus, getBankSlip, listAllOrders, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
+import { mailerFor } from "~/services/outbox.server";
 
 const auth401 = { description: "No token, or an invalid or expired one" };
 const admin403 = { description: "Not an admin" };
@@ -25,7 +26,7 @@ export const ordersApi = apiResource("/api/orders", {
       const form = await readMultipart(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
       const input = await parseJsonField(form, "order", orderInputSchema);
       const slip = await readBankSlip(form.get("bankSlip"));
-      return json(await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip), { status: 201 });
+      return json(await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context)), { status: 201 });
     },
   }),
   "GET /my": endpoint({
@@ -53,7 +54,8 @@ export const ordersApi = apiResource("/api/orders", {
       404: { description: "No such order" },
       409: { description: "The stock to reopen a cancelled order is gone" },
     },
-    handler: async ({ context, user, params, query }) => json(await changeOrderStatus(context.db, idParam(params.id, "Order"), query.status, user)),
+    handler: async ({ request, context, user, params, query }) =>
+      json(await changeOrderStatus(context.db, idParam(params.id, "Order"), query.status, user, mailerFor(request, context))),
   }),
   "GET /{id}/bank-slip": endpoint({
     summary: "The order's bank slip, inline, with the type its bytes show (admin, or the customer who placed it)",

@@ -1,0 +1,197 @@
+import { Link, useLoaderData } from "react-router";
+
+import { FormAlert } from "~/components/Field";
+import { Pagination } from "~/components/Pagination";
+import { MAIL_STATES, type MailKind, type MailState } from "~/lib/constants";
+import { formatDateTime } from "~/lib/format";
+import { listOutbox, type OutboxEntry } from "~/services/outbox.server";
+import { requireAdmin } from "~/services/session.server";
+import type { Route } from "./+types/outbox";
+
+// Every e-mail the shop has written, newest first: what it says, to whom, and where it stands. In local mode
+// (MAIL_MODE=keep) this is where mail ends up instead of an inbox; in production it is where a failed mail shows.
+
+const FILTERS = ["all", ...MAIL_STATES] as const;
+const MAX_PAGE = 100_000;
+const PREVIEW_CHARS = 240;
+
+const KIND_LABELS: Record<MailKind, string> = {
+  ORDER_PLACED: "Order confirmation",
+  ORDER_STATUS: "Order status",
+  PASSWORD_RESET: "Password reset",
+};
+
+const STATE_STYLES: Record<MailState, string> = {
+  queued: "bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-400/15 dark:text-amber-200 dark:ring-amber-400/40",
+  sent: "bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-400/15 dark:text-emerald-200 dark:ring-emerald-400/40",
+  kept: "bg-sky-100 text-sky-900 ring-sky-300 dark:bg-sky-400/15 dark:text-sky-200 dark:ring-sky-400/40",
+  failed: "bg-red-100 text-red-900 ring-red-300 dark:bg-red-400/15 dark:text-red-200 dark:ring-red-400/40",
+};
+
+/** A page number from the URL: anything but 1 to MAX_PAGE is the first page. */
+function readPage(value: string | null): number {
+  const page = value && /^\d{1,6}$/.test(value) ? Number(value) : 1;
+  return page >= 1 && page <= MAX_PAGE ? page : 1;
+}
+
+function readState(value: string | null): MailState | null {
+  return MAIL_STATES.includes(value as MailState) ? (value as MailState) : null;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const url = new URL(request.url);
+  const page = readPage(url.searchParams.get("page"));
+  const state = readState(url.searchParams.get("state"));
+  const mode = context.cloudflare.env.MAIL_MODE === "send" ? ("send" as const) : ("keep" as const);
+  try {
+    const { entries, hasMore } = await listOutbox(context.db, { state, page });
+    return { entries, hasMore, page, state, mode, error: null };
+  } catch (error) {
+    console.error("Admin outbox: reading the outbox failed", error);
+    return { entries: [] as OutboxEntry[], hasMore: false, page, state, mode, error: "Failed to load the outbox" };
+  }
+}
+
+function StateBadge({ state }: { state: MailState }) {
+  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ring-1 ring-inset ${STATE_STYLES[state]}`}>{state}</span>;
+}
+
+function StateFilter({ active }: { active: MailState | null }) {
+  return (
+    <nav aria-label="Filter mails by state" className="mt-6">
+      <ul className="flex flex-wrap gap-2">
+        {FILTERS.map((filter) => {
+          const current = filter === "all" ? active === null : active === filter;
+          return (
+            <li key={filter}>
+              <Link
+                to={filter === "all" ? "/admin/outbox" : `/admin/outbox?state=${filter}`}
+                aria-current={current ? "page" : undefined}
+                className={`inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold capitalize transition-colors ${
+                  current
+                    ? "bg-brand-600 text-white dark:bg-brand-400 dark:text-slate-950"
+                    : "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
+                }`}
+              >
+                {filter}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS).trimEnd()}…` : flat;
+}
+
+const dash = <span className="text-slate-400 dark:text-slate-500">—</span>;
+
+function MailCard({ mail }: { mail: OutboxEntry }) {
+  const headingId = `mail-${mail.id}-subject`;
+  return (
+    <li className="card overflow-hidden" data-testid="outbox-mail" data-mail-id={mail.id} data-state={mail.state} aria-labelledby={headingId}>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-slate-50 px-4 py-3 dark:border-slate-800 dark:bg-slate-900/60 sm:px-5">
+        <StateBadge state={mail.state} />
+        <h2 id={headingId} className="min-w-0 flex-1 basis-60 font-semibold break-words" data-testid="mail-subject">
+          {mail.subject}
+        </h2>
+        <span className="text-xs font-medium uppercase tracking-wider text-slate-500 dark:text-slate-400">{KIND_LABELS[mail.kind]}</span>
+      </div>
+      <div className="grid gap-4 p-4 sm:p-5 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] md:gap-6">
+        <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-slate-500 dark:text-slate-400">To</dt>
+          <dd className="break-all" data-testid="mail-to">
+            {mail.to}
+          </dd>
+          {mail.orderId !== null && (
+            <>
+              <dt className="text-slate-500 dark:text-slate-400">Order</dt>
+              <dd>
+                <Link to={`/admin/orders?manage=${mail.orderId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" aria-label={`#${mail.orderId}, manage order #${mail.orderId}`}>
+                  #{mail.orderId}
+                </Link>
+              </dd>
+            </>
+          )}
+          <dt className="text-slate-500 dark:text-slate-400">Written</dt>
+          <dd>
+            <time dateTime={mail.createdAt}>{formatDateTime(mail.createdAt)}</time>
+          </dd>
+          <dt className="text-slate-500 dark:text-slate-400">{mail.state === "kept" ? "Kept" : "Sent"}</dt>
+          <dd>{mail.sentAt ? <time dateTime={mail.sentAt}>{formatDateTime(mail.sentAt)}</time> : dash}</dd>
+          <dt className="text-slate-500 dark:text-slate-400">Tries</dt>
+          <dd className="tabular-nums" data-testid="mail-attempts">
+            {mail.attempts}
+          </dd>
+          {mail.lastError && (
+            <>
+              <dt className="text-slate-500 dark:text-slate-400">Last error</dt>
+              <dd className="break-words text-red-700 dark:text-red-300" data-testid="mail-error">
+                {mail.lastError}
+              </dd>
+            </>
+          )}
+        </dl>
+        <div className="min-w-0 text-sm">
+          <p className="text-slate-700 dark:text-slate-300" data-testid="mail-preview">
+            {preview(mail.text)}
+          </p>
+          <details className="mt-2">
+            <summary className="inline-flex min-h-11 cursor-pointer items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
+              Full text<span className="sr-only"> of mail {mail.id}</span>
+            </summary>
+            <pre className="mt-2 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-lg bg-slate-100 p-3 font-mono text-xs text-slate-800 dark:bg-slate-950 dark:text-slate-200" data-testid="mail-text">
+              {mail.text}
+            </pre>
+          </details>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+export default function AdminOutboxPage() {
+  const { entries, hasMore, page, state, mode, error } = useLoaderData<typeof loader>();
+  const search = new URLSearchParams(state ? { state } : {});
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
+        ← Dashboard
+      </Link>
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Outbox</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="mail-mode">
+          {mode === "send" ? "Mail is sent through Cloudflare Email Service." : "Local mode: mail is kept here, never sent."}
+        </p>
+      </div>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every e-mail the shop has written, newest first{page > 1 ? `; page ${page}` : ""}.</p>
+      <StateFilter active={state} />
+
+      {error ? (
+        <div className="mt-6">
+          <FormAlert>{error}</FormAlert>
+        </div>
+      ) : entries.length === 0 ? (
+        <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          {page > 1 ? "No more mails." : state ? `No ${state} mails.` : "No mails yet."}
+        </p>
+      ) : (
+        <ul className="mt-6 space-y-4" aria-label="Mails, newest first">
+          {entries.map((mail) => (
+            <MailCard key={mail.id} mail={mail} />
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={null} hasMore={hasMore} search={search} />
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Outbox | Stride admin" }, { name: "robots", content: "noindex" }];
+}

@@ -1,0 +1,262 @@
+import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
+
+import type { MailKind, MailState } from "~/lib/constants";
+import { redactResetToken, type BankDetails, type RenderedMail } from "~/lib/emails.server";
+import { createDb, type Db, schema } from "./db.server";
+
+// The transactional outbox. A change that tells a customer something writes its mail into email_outbox in the same
+// D1 batch as the change (orders.server.ts, password-reset.server.ts); once that batch has committed, the request puts
+// the row ids on the mail queue. The queue consumer (workers/app.ts -> processMailBatch) claims each row, sends it
+// through Cloudflare Email Service (the EMAIL send_email binding) or, with MAIL_MODE other than "send", keeps it, and
+// records the outcome on the row. A row whose id never reached the queue is put on it again by the sweep.
+
+const { emailOutbox } = schema;
+
+/** A row is tried this many times; after the last failure it is `failed`, with the reason, for an admin to see. */
+export const MAIL_MAX_ATTEMPTS = 5;
+/** How long a queued row may wait for its queue message before the sweep sends its id again. */
+export const SWEEP_GRACE_MS = 5 * 60 * 1000;
+/** How long a consumer holds a row while sending it; a consumer that dies frees it after this. */
+export const SEND_LEASE_MS = 2 * 60 * 1000;
+/** Most ids one sweep puts on the queue (one sendBatch holds at most 100 messages). */
+const SWEEP_LIMIT = 100;
+const ERROR_MAX_LENGTH = 500;
+
+/** The delay before try n+1 after n failed tries: 30 s, 60 s, 120 s, 240 s, ... at most an hour. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(30 * 2 ** Math.max(0, attempts - 1), 3600);
+}
+
+/** The body of a queue message: the outbox row to deliver. */
+export interface MailMessage {
+  id: number;
+}
+
+function isMailMessage(body: unknown): body is MailMessage {
+  const id = (body as MailMessage | null)?.id;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0;
+}
+
+/** What a change needs to write and announce its mails: where links point, the bank account, and the queue. */
+export interface Mailer {
+  /** The shop's origin for links, without a trailing slash. */
+  siteUrl: string;
+  bank: BankDetails;
+  /** After the batch that wrote them has committed: puts the rows' ids on the queue (in the background). */
+  enqueue(ids: number[]): void;
+}
+
+/** SITE_URL when it is set (production), else the origin the request came to (local runs, tests). */
+export function siteUrlFor(request: Request, env: Pick<Env, "SITE_URL">): string {
+  const configured = env.SITE_URL?.trim().replace(/\/+$/, "");
+  return configured || new URL(request.url).origin;
+}
+
+export function bankDetails(env: Pick<Env, "BANK_NAME" | "BANK_BRANCH" | "BANK_ACCOUNT_NAME" | "BANK_ACCOUNT_NUMBER">): BankDetails {
+  return { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER };
+}
+
+export function mailerFor(request: Request, context: AppLoadContext): Mailer {
+  const { env, ctx } = context.cloudflare;
+  return {
+    siteUrl: siteUrlFor(request, env),
+    bank: bankDetails(env),
+    enqueue(ids) {
+      // A send that fails here loses nothing: the row stays queued and the sweep sends its id again.
+      if (ids.length) ctx.waitUntil(enqueueMail(env.MAIL_QUEUE, ids).catch((error) => console.error(`Outbox: queueing mails ${ids.join(", ")} failed`, error)));
+    },
+  };
+}
+
+export async function enqueueMail(queue: Queue, ids: number[]): Promise<void> {
+  if (ids.length) await queue.sendBatch(ids.map((id) => ({ body: { id } satisfies MailMessage, contentType: "json" as const })));
+}
+
+export interface NewMail extends RenderedMail {
+  kind: MailKind;
+  to: string;
+  orderId?: number | null;
+  userId?: number | null;
+}
+
+/** The columns of a new outbox row (for an insert inside the change's own batch). */
+export function outboxValues(mail: NewMail, now = Date.now()): typeof emailOutbox.$inferInsert {
+  return {
+    kind: mail.kind,
+    toAddress: mail.to,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html,
+    orderId: mail.orderId ?? null,
+    userId: mail.userId ?? null,
+    nextAttemptAt: now + SWEEP_GRACE_MS,
+  };
+}
+
+/** The row as it is after a send or its last failure: a reset mail's link no longer works from the outbox. */
+function afterDelivery(row: typeof emailOutbox.$inferSelect) {
+  return row.kind === "PASSWORD_RESET" ? { textBody: redactResetToken(row.textBody), htmlBody: redactResetToken(row.htmlBody) } : {};
+}
+
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name === "Error" ? "" : `${error.name}: `}${error.message}` : String(error);
+  return (text || "Unknown error").slice(0, ERROR_MAX_LENGTH);
+}
+
+export type MailEnv = Pick<Env, "DB" | "EMAIL" | "MAIL_QUEUE" | "MAIL_MODE" | "MAIL_FROM">;
+
+/** The outcome of one message, for logs and tests. */
+export type DeliveryOutcome = "sent" | "kept" | "retry" | "failed" | "skipped";
+
+/**
+ * Delivers one outbox row. The claim (one UPDATE) takes a queued row that no other consumer holds and counts the try,
+ * so a second message for the same id (the sweep's, or the queue's at-least-once delivery) finds nothing to do.
+ */
+export async function deliver(db: Db, env: MailEnv, id: number, now = Date.now()): Promise<{ outcome: DeliveryOutcome; retryDelaySeconds?: number }> {
+  const [row] = await db
+    .update(emailOutbox)
+    .set({ attempts: sql`${emailOutbox.attempts} + 1`, lockedUntil: now + SEND_LEASE_MS, nextAttemptAt: now + SEND_LEASE_MS })
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.state, "queued"), or(isNull(emailOutbox.lockedUntil), lte(emailOutbox.lockedUntil, now))))
+    .returning();
+  if (!row) return { outcome: "skipped" };
+
+  if (env.MAIL_MODE !== "send") {
+    // Local mode: nothing leaves the machine; the mail is read on /admin/outbox.
+    await db.update(emailOutbox).set({ state: "kept", sentAt: now, lockedUntil: null, lastError: null }).where(eq(emailOutbox.id, id));
+    return { outcome: "kept" };
+  }
+  try {
+    const result = await env.EMAIL.send({
+      from: { name: "Stride", email: env.MAIL_FROM },
+      to: row.toAddress,
+      subject: row.subject,
+      text: row.textBody,
+      html: row.htmlBody,
+    });
+    await db
+      .update(emailOutbox)
+      .set({ state: "sent", sentAt: now, lockedUntil: null, lastError: null, messageId: result?.messageId ?? null, ...afterDelivery(row) })
+      .where(eq(emailOutbox.id, id));
+    return { outcome: "sent" };
+  } catch (error) {
+    const reason = describeError(error);
+    if (row.attempts >= MAIL_MAX_ATTEMPTS) {
+      await db
+        .update(emailOutbox)
+        .set({ state: "failed", lastError: reason, lockedUntil: null, ...afterDelivery(row) })
+        .where(eq(emailOutbox.id, id));
+      console.error(`Outbox: mail ${id} failed for good after ${row.attempts} tries: ${reason}`);
+      return { outcome: "failed" };
+    }
+    const delay = retryDelaySeconds(row.attempts);
+    // The queue brings the message back after the delay; the sweep only if that message is lost.
+    await db
+      .update(emailOutbox)
+      .set({ lastError: reason, lockedUntil: null, nextAttemptAt: now + delay * 1000 + SWEEP_GRACE_MS })
+      .where(eq(emailOutbox.id, id));
+    console.warn(`Outbox: mail ${id}, try ${row.attempts} of ${MAIL_MAX_ATTEMPTS}, failed (${reason}); again in ${delay} s`);
+    return { outcome: "retry", retryDelaySeconds: delay };
+  }
+}
+
+/** The queue consumer: each message names an outbox row; afterwards, queued rows left behind go on the queue again. */
+export async function processMailBatch(batch: MessageBatch<unknown>, env: MailEnv, now = Date.now()): Promise<DeliveryOutcome[]> {
+  const db = createDb(env.DB);
+  const outcomes: DeliveryOutcome[] = [];
+  for (const message of batch.messages) {
+    if (!isMailMessage(message.body)) {
+      console.error(`Outbox: dropped a queue message that names no outbox row: ${JSON.stringify(message.body)}`);
+      message.ack();
+      continue;
+    }
+    try {
+      const result = await deliver(db, env, message.body.id, now);
+      outcomes.push(result.outcome);
+      if (result.outcome === "retry") message.retry({ delaySeconds: result.retryDelaySeconds });
+      else message.ack();
+    } catch (error) {
+      // D1 itself failed (the claim or the outcome's write): try the message again later.
+      console.error(`Outbox: delivering mail ${message.body.id} failed`, error);
+      outcomes.push("retry");
+      message.retry({ delaySeconds: retryDelaySeconds(1) });
+    }
+  }
+  try {
+    await sweepOutbox(db, env.MAIL_QUEUE, now);
+  } catch (error) {
+    console.error("Outbox: the sweep after a batch failed", error);
+  }
+  return outcomes;
+}
+
+/**
+ * Queued rows past their time (their queue message lost, or their consumer gone) go on the queue again, at most 100
+ * a run; each gets a new deadline first, so the next sweep does not send it twice. Runs from the cron trigger and after
+ * every consumer batch. Reads the partial index of queued rows only.
+ */
+export async function sweepOutbox(db: Db, queue: Queue, now = Date.now()): Promise<number[]> {
+  const due = await db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    // The literal (not a bound 'queued') lets SQLite use the partial index email_outbox_due_idx.
+    .where(and(sql`${emailOutbox.state} = 'queued'`, lte(emailOutbox.nextAttemptAt, now), or(isNull(emailOutbox.lockedUntil), lte(emailOutbox.lockedUntil, now))))
+    .orderBy(emailOutbox.nextAttemptAt)
+    .limit(SWEEP_LIMIT);
+  const ids = due.map((row) => row.id);
+  if (!ids.length) return [];
+  await db
+    .update(emailOutbox)
+    .set({ nextAttemptAt: now + SWEEP_GRACE_MS })
+    .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.state, "queued")));
+  await enqueueMail(queue, ids);
+  console.warn(`Outbox: swept ${ids.length} queued ${ids.length === 1 ? "mail" : "mails"} back onto the queue: ${ids.join(", ")}`);
+  return ids;
+}
+
+export const OUTBOX_PAGE_SIZE = 20;
+
+export interface OutboxEntry {
+  id: number;
+  kind: MailKind;
+  to: string;
+  subject: string;
+  text: string;
+  state: MailState;
+  attempts: number;
+  lastError: string | null;
+  orderId: number | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** One page of the outbox, newest first, optionally of one state; `hasMore` says whether another page follows. */
+export async function listOutbox(db: Db, { state, page }: { state?: MailState | null; page: number }): Promise<{ entries: OutboxEntry[]; hasMore: boolean }> {
+  const rows = await db
+    .select({
+      id: emailOutbox.id,
+      kind: emailOutbox.kind,
+      to: emailOutbox.toAddress,
+      subject: emailOutbox.subject,
+      text: emailOutbox.textBody,
+      state: emailOutbox.state,
+      attempts: emailOutbox.attempts,
+      lastError: emailOutbox.lastError,
+      orderId: emailOutbox.orderId,
+      createdAt: emailOutbox.createdAt,
+      sentAt: emailOutbox.sentAt,
+    })
+    .from(emailOutbox)
+    .where(state ? eq(emailOutbox.state, state) : undefined)
+    .orderBy(desc(emailOutbox.id))
+    .limit(OUTBOX_PAGE_SIZE + 1)
+    .offset((page - 1) * OUTBOX_PAGE_SIZE);
+  return {
+    entries: rows.slice(0, OUTBOX_PAGE_SIZE).map((row) => ({
+      ...row,
+      createdAt: new Date(row.createdAt).toISOString(),
+      sentAt: row.sentAt === null ? null : new Date(row.sentAt).toISOString(),
+    })),
+    hasMore: rows.length > OUTBOX_PAGE_SIZE,
+  };
+}

@@ -1,0 +1,132 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+
+import { logInAs } from "./admin-helpers";
+import { gotoHydrated, logIn, register, uniqueUser, waitForHydration } from "./helpers";
+
+// The shop's mail, end to end on the server `npm start` runs (the Worker, its queue and consumer in Miniflare, local
+// mode: mail is kept, never sent): what a checkout, a status change and a forgotten password write, read where an
+// admin reads it, on /admin/outbox.
+
+const PNG_SLIP = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4a2wMAAM0AUSds6MNAAAAAElFTkSuQmCC", "base64");
+const slipFile = { name: "bank-slip.png", mimeType: "image/png", buffer: PNG_SLIP };
+
+async function adminPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await logInAs(page);
+  return page;
+}
+
+/**
+ * The outbox's card of the newest mail with this subject, once the queue's consumer has handled it (state kept):
+ * reloads until then, as an admin would.
+ */
+async function keptMail(admin: Page, subject: string) {
+  const card = admin.getByTestId("outbox-mail").filter({ has: admin.getByRole("heading", { name: subject, exact: true }) }).first();
+  await expect(async () => {
+    await admin.goto("/admin/outbox");
+    await expect(card).toHaveAttribute("data-state", "kept", { timeout: 1000 });
+  }).toPass({ timeout: 20_000, intervals: [250, 500, 1000] });
+  return card;
+}
+
+test("a checkout's confirmation is on /admin/outbox, and the admin's confirmation of the order sends the status mail", async ({ page, browser, baseURL }) => {
+  test.slow();
+  const user = uniqueUser();
+  await page.goto("/register?redirect=%2Fcart");
+  await register(page, user);
+  await expect(page).toHaveURL("/cart");
+  const catalogue = (await (await page.request.get("/api/products")).json()) as { id: number; name: string; stockQuantity: number; productAvailable: boolean; sizes: unknown[] }[];
+  const product = catalogue.find((item) => item.productAvailable && item.stockQuantity >= 3 && item.sizes.length === 1)!;
+  expect((await page.request.post("/cart/add", { form: { productId: String(product.id) } })).ok()).toBe(true);
+
+  await gotoHydrated(page, "/cart?checkout");
+  const dialog = page.getByRole("dialog", { name: "Checkout" });
+  await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
+  await dialog.getByRole("button", { name: /^Place Order/ }).click();
+  await expect(page).toHaveURL(/\/orders\/\d+\?placed=1$/, { timeout: 15_000 });
+  const orderId = new URL(page.url()).pathname.split("/").pop()!;
+
+  const admin = await adminPage(browser, baseURL!);
+  const confirmation = await keptMail(admin, `Stride order #${orderId}: we have your order`);
+  await expect(confirmation.getByTestId("mail-to")).toHaveText(user.email);
+  await expect(confirmation.getByTestId("mail-attempts")).toHaveText("1");
+  const text = confirmation.getByTestId("mail-text");
+  await expect(text).toContainText(`- ${product.name} x 1: LKR`);
+  await expect(text).toContainText("Total: LKR");
+  await expect(text).toContainText("Bank transfer details");
+  await expect(text).toContainText(`/orders/${orderId}`);
+
+  // The admin confirms the payment on the order's Manage dialog.
+  await gotoHydrated(admin, `/admin/orders?manage=${orderId}`);
+  const manage = admin.getByRole("dialog", { name: `Manage order #${orderId}` });
+  await manage.getByLabel("New status").selectOption("CONFIRMED");
+  await manage.getByRole("button", { name: "Update Status" }).click();
+  await expect(manage.getByRole("status")).toHaveText(`Order #${orderId} is now CONFIRMED.`);
+
+  const statusMail = await keptMail(admin, `Stride order #${orderId}: your payment is confirmed`);
+  await expect(statusMail.getByTestId("mail-to")).toHaveText(user.email);
+  await expect(statusMail.getByTestId("mail-text")).toContainText("We have received your bank transfer and your order is confirmed.");
+  await admin.context().close();
+});
+
+test("a forgotten password is reset through the link on /admin/outbox: the new password logs in, the old session is gone", async ({ page, browser, baseURL }) => {
+  test.slow();
+  const user = uniqueUser();
+  expect((await page.request.post("/api/auth/register", { data: user })).status()).toBe(201);
+
+  // A session on another device, from before the reset.
+  const oldDevice = await browser.newContext({ baseURL });
+  const oldPage = await oldDevice.newPage();
+  await gotoHydrated(oldPage, "/login");
+  await logIn(oldPage, user);
+  await expect(oldPage).toHaveURL("/");
+  await gotoHydrated(oldPage, "/profile");
+  await expect(oldPage.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+
+  // 'Forgot password?' on the login page.
+  await gotoHydrated(page, "/login");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL("/forgot-password");
+  await waitForHydration(page);
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("status")).toHaveText(/^If an account uses that e-mail, we have sent it a link/);
+
+  // The mail, kept in local mode, read on the admin's outbox.
+  const admin = await adminPage(browser, baseURL!);
+  const mail = admin.getByTestId("outbox-mail").filter({ has: admin.getByTestId("mail-to").getByText(user.email, { exact: true }) }).first();
+  await expect(async () => {
+    await admin.goto("/admin/outbox?state=kept");
+    await expect(mail.getByTestId("mail-subject")).toHaveText("Reset your Stride password", { timeout: 1000 });
+  }).toPass({ timeout: 20_000, intervals: [250, 500, 1000] });
+  const link = (await mail.getByTestId("mail-text").textContent())!.match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
+  expect(link, "the reset link in the mail").toBeDefined();
+  await admin.context().close();
+
+  // The link, opened where the mail was read.
+  const { pathname, search } = new URL(link!);
+  await gotoHydrated(page, pathname + search);
+  const newPassword = `New#${user.password}`;
+  await page.getByLabel("New password", { exact: true }).fill(newPassword);
+  await page.getByLabel("Confirm new password", { exact: true }).fill(newPassword);
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page).toHaveURL("/login?reset=1");
+  await expect(page.getByRole("status")).toHaveText("Your password has been changed. Log in with your new password.");
+
+  // The old password no longer works; the new one does.
+  await waitForHydration(page);
+  await logIn(page, user);
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+  await logIn(page, { email: user.email, password: newPassword });
+  await expect(page).toHaveURL("/");
+
+  // The session from before the reset has ended.
+  await oldPage.goto("/profile");
+  await expect(oldPage).toHaveURL(/\/login\?redirect=%2Fprofile$/);
+  await oldDevice.close();
+
+  // The link is spent.
+  await gotoHydrated(page, pathname + search);
+  await expect(page.getByTestId("reset-link-invalid")).toContainText("This reset link is invalid or has expired.");
+});

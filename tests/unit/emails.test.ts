@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+
+import { ORDER_STATUSES } from "~/lib/constants";
+import { escapeHtml, orderPlacedMail, orderStatusMail, passwordResetMail, redactResetToken, STATUS_WORDS, type BankDetails } from "~/lib/emails.server";
+
+const bank: BankDetails = { name: "Commercial Bank", branch: "Colombo 03", accountName: "Stride Footwear", accountNumber: "8001 2345 6789" };
+
+const placed = {
+  orderNumber: "42",
+  orderUrl: "https://stride.lk/orders/42",
+  customerName: "Nimal Perera",
+  items: [
+    { productName: "Harbour Runner", sizeLabel: "EU 42", quantity: 2, subtotal: 25000 },
+    { productName: "Leather Belt", sizeLabel: "One size", quantity: 1, subtotal: 3499.5 },
+  ],
+  totalAmount: 28499.5,
+  shippingAddress: "12 Galle Road\nColombo 03",
+};
+
+describe("escapeHtml", () => {
+  it("escapes the five characters that matter in content and quoted attributes", () => {
+    expect(escapeHtml(`<a href="x" title='y'>Tom & Jerry</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;");
+    expect(escapeHtml(12)).toBe("12");
+  });
+});
+
+describe("orderPlacedMail", () => {
+  const mail = orderPlacedMail(placed, bank);
+
+  it("names the order in the subject", () => {
+    expect(mail.subject).toBe("Stride order #42: we have your order");
+  });
+
+  it("lists the items with their sizes (none for one size), quantities and subtotals, and the total in LKR", () => {
+    expect(mail.text).toContain("- Harbour Runner (EU 42) x 2: LKR 25,000.00\n- Leather Belt x 1: LKR 3,499.50\nTotal: LKR 28,499.50");
+    expect(mail.html).toContain("Harbour Runner (EU 42) &times; 2");
+    expect(mail.html).toContain("LKR 28,499.50");
+  });
+
+  it("gives the bank transfer details, the address and the order's link in both parts", () => {
+    for (const line of ["Bank: Commercial Bank", "Branch: Colombo 03", "Account name: Stride Footwear", "Account number: 8001 2345 6789", "12 Galle Road\nColombo 03"]) {
+      expect(mail.text).toContain(line);
+    }
+    expect(mail.text).toContain("See your order: https://stride.lk/orders/42");
+    expect(mail.html).toContain('href="https://stride.lk/orders/42"');
+    expect(mail.html).toContain("8001 2345 6789");
+  });
+
+  it("escapes every value in the HTML and keeps customers' line breaks out of single-line places", () => {
+    const hostile = orderPlacedMail(
+      {
+        ...placed,
+        customerName: `Eve\r\nBcc: all@example.com <script>`,
+        items: [{ productName: `<img src=x onerror=alert(1)>`, sizeLabel: `EU "42"`, quantity: 1, subtotal: 1 }],
+        shippingAddress: `</p><a href="javascript:alert(1)">x</a>`,
+        orderUrl: `https://stride.lk/orders/42?a="b"&c`,
+      },
+      { ...bank, accountName: "<b>Stride</b>" },
+    );
+    expect(hostile.html).not.toMatch(/<script|<img|<b>|<\/p><a/);
+    expect(hostile.html).toContain("Hello Eve Bcc: all@example.com &lt;script&gt;,");
+    expect(hostile.html).toContain("&lt;img src=x onerror=alert(1)&gt; (EU &quot;42&quot;)");
+    expect(hostile.html).toContain("&lt;/p&gt;&lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;");
+    expect(hostile.html).toContain('href="https://stride.lk/orders/42?a=&quot;b&quot;&amp;c"');
+    expect(hostile.html).toContain("&lt;b&gt;Stride&lt;/b&gt;");
+    expect(hostile.text).toContain("Hello Eve Bcc: all@example.com <script>,\n");
+    expect(hostile.subject).not.toMatch(/[\r\n]/);
+  });
+});
+
+describe("orderStatusMail", () => {
+  const order = { orderNumber: "7", orderUrl: "https://stride.lk/orders/7", customerName: "Nimal" };
+
+  it("says each status in the customer's words", () => {
+    expect(orderStatusMail(order, "PENDING").text).toContain("We are checking your bank slip.");
+    expect(orderStatusMail(order, "CONFIRMED").subject).toBe("Stride order #7: your payment is confirmed");
+    expect(orderStatusMail(order, "SHIPPED").subject).toBe("Stride order #7: your order is on its way");
+    expect(orderStatusMail(order, "CANCELLED").text).toContain("If you have already paid for it, we will contact you about a refund.");
+  });
+
+  it("has words for every status the shop has, and never the status code itself", () => {
+    for (const status of ORDER_STATUSES) {
+      const mail = orderStatusMail(order, status);
+      expect(STATUS_WORDS[status].headline.length).toBeGreaterThan(0);
+      expect(mail.text).toContain(STATUS_WORDS[status].detail);
+      expect(mail.text).not.toContain(status);
+      expect(mail.html).toContain('href="https://stride.lk/orders/7"');
+    }
+  });
+});
+
+describe("passwordResetMail and redactResetToken", () => {
+  const url = "https://stride.lk/reset-password?token=abc_DEF-123";
+  const mail = passwordResetMail({ name: "Nimal <N>", resetUrl: url, validMinutes: 30 });
+
+  it("holds the link and how long it works", () => {
+    expect(mail.subject).toBe("Reset your Stride password");
+    expect(mail.text).toContain(`Reset your password: ${url}`);
+    expect(mail.text).toContain("for 30 minutes");
+    expect(mail.html).toContain(`href="${url}"`);
+    expect(mail.html).toContain("Hello Nimal &lt;N&gt;,");
+  });
+
+  it("redaction removes the token from both parts and leaves the rest", () => {
+    const text = redactResetToken(mail.text);
+    const html = redactResetToken(mail.html);
+    expect(text).not.toContain("abc_DEF-123");
+    expect(html).not.toContain("abc_DEF-123");
+    expect(text).toContain("https://stride.lk/reset-password?token=[removed]");
+    expect(redactResetToken("no link here")).toBe("no link here");
+  });
+});
