@@ -9,6 +9,7 @@ import { Modal } from "~/components/Modal";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
+import { filterPillClass } from "~/lib/filter-pill";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
 import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
@@ -118,11 +119,7 @@ function FilterBar({ active }: { active: OrderStatus | null }) {
                 to={filter === "ALL" ? "/admin/orders" : `/admin/orders?status=${filter}`}
                 aria-current={current ? "page" : undefined}
                 preventScrollReset
-                className={`inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold transition-colors ${
-                  current
-                    ? "bg-brand-600 text-white dark:bg-brand-400 dark:text-slate-950"
-                    : "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
-                }`}
+                className={filterPillClass(current)}
               >
                 {filter}
               </Link>

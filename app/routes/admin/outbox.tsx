@@ -2,6 +2,7 @@ import { Link, useLoaderData } from "react-router";
 
 import { FormAlert } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
+import { filterPillClass } from "~/lib/filter-pill";
 import { MAIL_STATES, type MailKind, type MailState } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
 import { listOutbox, type OutboxEntry } from "~/services/outbox.server";
@@ -68,11 +69,7 @@ function StateFilter({ active }: { active: MailState | null }) {
               <Link
                 to={filter === "all" ? "/admin/outbox" : `/admin/outbox?state=${filter}`}
                 aria-current={current ? "page" : undefined}
-                className={`inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold capitalize transition-colors ${
-                  current
-                    ? "bg-brand-600 text-white dark:bg-brand-400 dark:text-slate-950"
-                    : "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
-                }`}
+                className={filterPillClass(current, "capitalize")}
               >
                 {filter}
               </Link>
