@@ -122,7 +122,13 @@ function pageOf<T>(items: T[], counted: number, exact: boolean, limit: number, p
  * again: an index-only walk of one page). A search collects its matches from the search indexes and sorts them, so
  * its ids are read once, first, and the rest by those ids. Without q or dates the total is the kept count.
  */
-export async function listOrdersPage(db: Db, filters: OrderFilters, page: number, pageSize: number): Promise<ListPage<OrderView>> {
+export async function listOrdersPage(
+  db: Db,
+  filters: OrderFilters,
+  page: number,
+  pageSize: number,
+  { history = true }: { history?: boolean } = {},
+): Promise<ListPage<OrderView>> {
   const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
   const where = orderConditions(filters);
   const pageIds = db
@@ -137,17 +143,23 @@ export async function listOrdersPage(db: Db, filters: OrderFilters, page: number
   const count = countable
     ? db.select({ total: orderCounts.orderCount }).from(orderCounts).where(eq(orderCounts.status, filters.status ?? ""))
     : countUpTo(db, orders, where, limit);
-  const details = (ids: SQLWrapper | number[]) =>
-    [db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST), orderItemsOf(db, ids), orderHistoryOf(db, ids)] as const;
+  // The history is left out where nothing shows it (the screen's cards): a fifth of the page's data, and a query.
+  const rowsOf = (ids: SQLWrapper | number[]) => db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
   if (filters.q) {
     const [found, [counted]] = await db.batch([pageIds, count]);
     const ids = found.map((row) => row.id);
     if (!ids.length) return pageOf([], counted?.total ?? 0, false, limit, page, size);
-    const [rows, items, history] = await db.batch(details(ids));
-    return pageOf(assembleOrderViews(rows, items, history), counted?.total ?? 0, false, limit, page, size);
+    const [rows, items, entries] = history
+      ? await db.batch([rowsOf(ids), orderItemsOf(db, ids), orderHistoryOf(db, ids)])
+      : [...(await db.batch([rowsOf(ids), orderItemsOf(db, ids)])), []];
+    return pageOf(assembleOrderViews(rows, items, entries), counted?.total ?? 0, false, limit, page, size);
   }
-  const [rows, items, history, [counted]] = await db.batch([...details(pageIds), count]);
-  return pageOf(assembleOrderViews(rows, items, history), counted?.total ?? 0, countable, limit, page, size);
+  if (history) {
+    const [rows, items, entries, [counted]] = await db.batch([rowsOf(pageIds), orderItemsOf(db, pageIds), orderHistoryOf(db, pageIds), count]);
+    return pageOf(assembleOrderViews(rows, items, entries), counted?.total ?? 0, countable, limit, page, size);
+  }
+  const [rows, items, [counted]] = await db.batch([rowsOf(pageIds), orderItemsOf(db, pageIds), count]);
+  return pageOf(assembleOrderViews(rows, items, []), counted?.total ?? 0, countable, limit, page, size);
 }
 
 /** Every order of the filters, newest first (the API without page: API.md's answer). */

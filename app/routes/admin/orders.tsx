@@ -1,4 +1,4 @@
-import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "react-router";
 
 import { readFormData } from "~/lib/forms";
 import { z } from "zod";
@@ -38,7 +38,10 @@ const statusFormSchema = z.object({
 
 type Lookup = { id: number; order: OrderView | null; failed: boolean } | null;
 
-/** The order a modal shows: from the list when it is there, else read on its own (it may be filtered out, or gone). */
+/**
+ * The order a modal shows: from the list when it is there (the slip viewer), else read on its own (the Manage dialog,
+ * which shows the history the list leaves out; or an order filtered out, or gone).
+ */
 async function lookUp(id: number | null, list: OrderView[] | null, read: (id: number) => Promise<OrderView>): Promise<Lookup> {
   if (id === null) return null;
   const listed = list?.find((order) => order.id === id);
@@ -59,13 +62,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { filters, page, pageSize, dropped } = readOrderListSearch(url.searchParams);
   let list: Awaited<ReturnType<typeof listOrdersPage>> | null = null;
   try {
-    list = await listOrdersPage(context.db, filters, page, pageSize);
+    // The cards show no history: the Manage dialog reads its order (with the history) on its own.
+    list = await listOrdersPage(context.db, filters, page, pageSize, { history: false });
   } catch (error) {
     console.error("Admin orders: listing the orders failed", error);
   }
   const orders = list?.items ?? null;
   const read = (id: number) => getOrder(context.db, id, admin);
-  const [manage, slip] = await Promise.all([lookUp(parseId(url.searchParams.get("manage")), orders, read), lookUp(parseId(url.searchParams.get("slip")), orders, read)]);
+  const [manage, slip] = await Promise.all([lookUp(parseId(url.searchParams.get("manage")), null, read), lookUp(parseId(url.searchParams.get("slip")), orders, read)]);
   return {
     filters,
     status: filters.status ?? null,
@@ -192,10 +196,18 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
 /** Search (order number, name, e-mail, phone) and a date range: a GET form, so the URL holds them and it works without JavaScript. */
 function SearchForm({ filters, status }: { filters: OrderFilters; status: OrderStatus | null }) {
   const filtered = Boolean(filters.q || filters.from || filters.to);
+  const submit = useSubmit();
+  // With JavaScript, the fields left blank stay out of the URL (without it they come as "from=&to=", read as none).
+  function submitFilled(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const params = new URLSearchParams();
+    for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === "string" && value.trim()) params.set(key, value.trim());
+    submit(params, { method: "get", action: "/admin/orders" });
+  }
   return (
-    <Form method="get" action="/admin/orders" role="search" aria-label="Search orders" className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" key={filterSearch(filters, status)}>
+    <Form method="get" action="/admin/orders" onSubmit={submitFilled} role="search" aria-label="Search orders" className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" key={filterSearch(filters, status)}>
       {status && <input type="hidden" name="status" value={status} />}
-      <div className="sm:col-span-2 lg:col-span-1">
+      <div className="col-span-2 lg:col-span-1">
         <label htmlFor="orders-q" className="field-label">
           Search
         </label>
@@ -213,7 +225,7 @@ function SearchForm({ filters, status }: { filters: OrderFilters; status: OrderS
         </label>
         <input id="orders-to" name="to" type="date" defaultValue={filters.to ?? ""} className="field-input" />
       </div>
-      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-1">
+      <div className="col-span-2 flex items-end gap-2 lg:col-span-1">
         <button type="submit" className="btn-primary flex-1 lg:flex-none">
           Search
         </button>
