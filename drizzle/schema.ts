@@ -30,6 +30,10 @@ export const users = sqliteTable(
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
     check("users_role_check", sql`${t.role} IN (${inList(ROLES)})`),
+    // The back office's user search (app/services/backoffice.server.ts, migrations/0013): a name or a phone from its
+    // start, read from these indexes (the e-mail's is the unique index above: e-mails are stored lower-cased).
+    index("users_name_idx").on(sql`lower(${t.name})`),
+    index("users_phone_idx").on(t.phone),
   ],
 );
 
@@ -182,8 +186,14 @@ export const orders = sqliteTable(
     check("orders_status_check", sql`${t.status} IN (${inList(ORDER_STATUSES)})`),
     check("orders_total_check", sql`${t.totalCents} >= 0`),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
+    // The back office's pages, newest first (created_at, then id: the rowid every index ends with), whole or by status.
     index("orders_status_created_idx").on(t.status, t.createdAt),
     index("orders_created_idx").on(t.createdAt),
+    // The back office's search (migrations/0013): a customer's name, e-mail or phone from its start. The expressions
+    // are the ones app/services/backoffice.server.ts compares with, written the same way, or SQLite would not use them.
+    index("orders_customer_name_idx").on(sql`lower(${t.customerName})`, t.createdAt),
+    index("orders_customer_email_idx").on(sql`lower(${t.customerEmail})`, t.createdAt),
+    index("orders_customer_phone_idx").on(sql`replace(replace(replace(${t.customerPhone}, ' ', ''), '-', ''), '+', '')`, t.createdAt),
     // The slip is stored before the order exists, so its key (not the id) is what the order's batch finds it by.
     uniqueIndex("orders_bank_slip_key_unique").on(t.bankSlipKey),
   ],
@@ -353,4 +363,16 @@ export const catalogueBrands = sqliteTable(
 // write path can forget to (workers/catalogue-purge.ts).
 export const catalogueChanges = sqliteTable("catalogue_changes", {
   productId: integer("product_id").notNull(),
+});
+
+// Orders per status ('' = every order) and users per role ('' = every user), kept by the triggers of migrations/0013,
+// so the back office's lists count their pages without counting rows (catalogue_counts does the same for products).
+export const orderCounts = sqliteTable("order_counts", {
+  status: text("status").primaryKey(),
+  orderCount: integer("order_count").notNull().default(0),
+});
+
+export const userCounts = sqliteTable("user_counts", {
+  role: text("role").primaryKey(),
+  userCount: integer("user_count").notNull().default(0),
 });

@@ -1,6 +1,7 @@
 // `npm run bench`: how fast the built Worker answers with a large catalogue, measured against two floors.
 //
-//   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products -> serve the
+//   build -> fresh local D1/R2 in bench/state/ (never the demo data) -> migrations -> 10,000 products (and the back
+//   office's 50,000 customers and 100,000 orders, seeded once with the first catalogue size) -> serve the
 //   build (as `npm start` does, or with `wrangler dev`: BENCH_SERVER) -> load from a second process
 //   (autocannon) -> 100,000 products -> again -> page weight -> a table on the console and bench/results.json.
 //
@@ -14,6 +15,8 @@
 //   BENCH_SERVER_WARMUP=3      seconds of unmeasured load on every route once the server is up, before any measurement
 //   BENCH_CONNECTIONS=10       concurrent connections
 //   BENCH_PORT=8790            first port tried for the server
+//   BENCH_ONLY=admin           measure only the routes whose name contains this text (case-insensitive; the floors
+//                              are always measured), e.g. BENCH_ONLY=admin for the back office's routes alone
 //   BENCH_SERVER=miniflare     how the build is served: `miniflare` (scripts/serve-build.ts, as `npm start` serves
 //                              it: the runtime without wrangler dev's proxy Worker and inspector) or `wrangler`
 //                              (`wrangler dev`, whose proxy and inspector cost more CPU a request than the db
@@ -26,7 +29,9 @@ import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 
 import { DEMO_PRODUCTS } from "./demo-catalogue";
+import { hashPassword } from "../app/services/password.server";
 import { insertProducts, insertSizes } from "./lib/bench-catalogue";
+import { backOfficeStatements } from "./lib/bench-orders";
 import { drawProduct } from "./images/product-art";
 import { CONFIG_PATH, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
 
@@ -49,6 +54,7 @@ const WARMUP = intEnv("BENCH_WARMUP", 2);
 const SERVER_WARMUP = intEnv("BENCH_SERVER_WARMUP", 3);
 const CONNECTIONS = intEnv("BENCH_CONNECTIONS", 10);
 const FIRST_PORT = intEnv("BENCH_PORT", 8790);
+const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || null;
 const SERVERS = {
   wrangler: "wrangler dev on the build (its proxy Worker and inspector in front of the Worker)",
   miniflare: "the built Worker in workerd through Miniflare (scripts/serve-build.ts)",
@@ -90,6 +96,10 @@ const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
 const SEARCH_HIT = "runner"; // a product type: ~1 product in 24
 const SEARCH_MISS = "suede runner"; // every trigram is in the index, the phrase is in no product
 const FILTER_BRAND = "Urban Trek"; // one of the 13 brands of the generated catalogue, in every category
+// The back office (issue 16): its customers and orders, and the admin the bench logs in as (a password made per run).
+const BACKOFFICE_USERS = 50_000;
+const BACKOFFICE_ORDERS = 100_000;
+const BENCH_ADMIN = { email: "bench-admin@stride.test", password: crypto.randomUUID() };
 
 // ------------------------------------------------------------------------------------------------ processes
 
@@ -156,7 +166,7 @@ async function timed<T>(title: string, work: () => Promise<T>): Promise<T> {
 /** The bindings getPlatformProxy gives us, as far as this script uses them. */
 interface BenchEnv {
   DB: {
-    prepare(query: string): { first<T>(): Promise<T | null> };
+    prepare(query: string): { first<T>(): Promise<T | null>; bind(...values: unknown[]): { run(): Promise<unknown> } };
     batch(statements: unknown[]): Promise<unknown[]>;
   };
   BUCKET: { put(key: string, value: Uint8Array, options?: { httpMetadata?: { contentType?: string; cacheControl?: string } }): Promise<unknown> };
@@ -199,6 +209,7 @@ async function seed(from: number, to: number, imageKeys: string[] | null): Promi
     // Seeded while no server runs: no cached page to purge (migrations/0010).
     statements.push(env.DB.prepare("DELETE FROM catalogue_changes"));
     await env.DB.batch(statements);
+    if (from === 0) await seedBackOffice(env, to);
     const counted = await env.DB.prepare("SELECT (SELECT count(*) FROM products) AS rows, (SELECT product_count FROM catalogue_counts WHERE category = '') AS total").first<{
       rows: number;
       total: number;
@@ -206,6 +217,36 @@ async function seed(from: number, to: number, imageKeys: string[] | null): Promi
     if (counted?.rows !== to || counted.total !== to) throw new Error(`Seeding left ${counted?.rows} rows (counted ${counted?.total}), expected ${to}`);
     return keys;
   });
+}
+
+/**
+ * The back office at the issue's size, once, with the first catalogue: 50,000 customers and 100,000 orders of the
+ * products seeded so far (the triggers write each order's first history row and keep order_counts), and an admin.
+ */
+async function seedBackOffice(env: BenchEnv, products: number): Promise<void> {
+  const statements = backOfficeStatements(BACKOFFICE_USERS, BACKOFFICE_ORDERS, products);
+  // A batch a few statements long: each inserts 10,000 rows and their index entries.
+  for (let start = 0; start < statements.length; start += 6) await env.DB.batch(statements.slice(start, start + 6).map((sql) => env.DB.prepare(sql)));
+  const hash = await hashPassword(BENCH_ADMIN.password);
+  await env.DB.prepare("INSERT INTO users (name, email, password_hash, role) VALUES ('Bench Admin', ?, ?, 'ROLE_ADMIN')").bind(BENCH_ADMIN.email, hash).run();
+  const counted = await env.DB.prepare("SELECT (SELECT order_count FROM order_counts WHERE status = '') AS orders, (SELECT user_count FROM user_counts WHERE role = '') AS users").first<{
+    orders: number;
+    users: number;
+  }>();
+  if (counted?.orders !== BACKOFFICE_ORDERS || counted.users !== BACKOFFICE_USERS + 1) {
+    throw new Error(`Seeding the back office left ${counted?.orders} orders and ${counted?.users} users`);
+  }
+}
+
+/** The admin's session cookie on this server (logged in through the API, as a browser's login would set it). */
+async function adminCookie(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  if (!response.ok) throw new Error(`The bench admin could not log in: ${response.status} ${await response.text()}`);
+  return `stride_session=${((await response.json()) as { token: string }).token}`;
 }
 
 // ------------------------------------------------------------------------------------------------ server
@@ -496,6 +537,13 @@ async function benchSize(server: Server, products: number, image: { id: number; 
     { name: "/product/{id} (edge cache)", path: `/product/${productId}`, status: 200, cached: true, target: CACHED_TARGET },
     { name: `/search?keyword=${SEARCH_HIT} (edge cache)`, path: `/search?${new URLSearchParams({ keyword: SEARCH_HIT })}`, status: 200, cached: true, target: CACHED_TARGET },
   ];
+  // The back office (issue 16), as the admin: the newest 20 of 100,000 orders (their ids from orders_created_idx, the
+  // total from order_counts), and the first 20 of 50,000 users.
+  const admin = { Cookie: await adminCookie(server.origin) };
+  const backOffice: Target[] = [
+    { name: "/admin/orders (admin, 100,000 orders)", path: "/admin/orders", headers: admin, status: 200 },
+    { name: "/admin/users (admin, 50,000 users)", path: "/admin/users", headers: admin, status: 200 },
+  ];
 
   // Every route answers what it should before any load.
   const items = (least: number, most = least) => (body: string) => {
@@ -517,6 +565,13 @@ async function benchSize(server: Server, products: number, image: { id: number; 
   await check(server, routes[9], (body) => (body.includes("/product/") ? null : "no products in the price range"));
   await check(server, routes[10], items(24));
   await check(server, routes[11], (body) => (body.includes("/product/") && body.includes('<option value="EU 42" selected=""') ? null : "no products in EU 42"));
+  await check(server, backOffice[0], (body) => (body.includes("100,000 orders") && (body.match(/data-testid="admin-order"/g) ?? []).length === 20 ? null : "not the first 20 of 100,000 orders"));
+  await check(server, backOffice[1], (body) => (body.includes("50,001 accounts") && body.includes('href="?page=2"') ? null : "not the first page of 50,001 users"));
+  routes.push(...backOffice);
+  // BENCH_ONLY: only the routes named (the floors are always measured, to compare with).
+  const chosen = ONLY ? routes.filter((route) => route.name.toLowerCase().includes(ONLY)) : routes;
+  if (!chosen.length) throw new Error(`BENCH_ONLY=${ONLY} names none of the routes: ${routes.map((route) => route.name).join(", ")}`);
+  routes.splice(0, routes.length, ...chosen);
   // Then load on every route, unmeasured: a fresh isolate keeps getting faster for a minute or so (V8 optimizes the
   // code that runs hot, SQLite caches its pages), and without this the first routes measured paid for it (`/`, measured
   // first, ran 20% slower than it did a minute later). A deployed Worker serves from warm isolates.
@@ -785,6 +840,11 @@ async function main() {
     mkdirSync(STATE_DIR, { recursive: true });
     // A private copy of the build: a later `npm run build` empties build/ under a running server.
     cpSync(join(ROOT, "build"), SERVE_DIR, { recursive: true });
+    // The admin routes log in: a checkout that never ran `npm start` has no .dev.vars, so the copy gets a secret of
+    // its own (this run's only; the checkout's files are left alone).
+    const vars = join(SERVE_DIR, "server", ".dev.vars");
+    const current = existsSync(vars) ? readFileSync(vars, "utf8") : "";
+    if (!/^\s*JWT_SECRET\s*=\s*\S/m.test(current)) writeFileSync(vars, `${current}JWT_SECRET=bench-${crypto.randomUUID()}\n`);
   });
   await timed("Migrations", () =>
     run(WRANGLER_BIN, ["d1", "migrations", "apply", "DB", "--local", "-c", CONFIG_PATH, "--persist-to", STATE_DIR], wranglerEnv({ CI: "true" })),

@@ -174,7 +174,3 @@ export async function updateProfile(db: Db, userId: number, input: ProfileInput)
     throw error;
   }
 }
-
-export async function listUsers(db: Db): Promise<SessionUser[]> {
-  return db.select(publicColumns).from(users).orderBy(asc(users.id));
-}

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
 import type { OrderStatus } from "~/lib/constants";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
@@ -13,7 +13,7 @@ import { outboxValues, type Mailer } from "./outbox.server";
 import { chooseSize, loadSizes } from "./sizes.server";
 
 const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users, emailOutbox } = schema;
-type OrderRow = typeof orders.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
@@ -175,19 +175,38 @@ async function explainFailedOrder(db: Db, error: unknown, lines: OrderLine[]): P
   return conflict("A product in your order is no longer available");
 }
 
-/** Orders with their items and history, read in three queries whatever the number of orders. */
-async function toOrderViews(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
-  if (!rows.length) return [];
-  const ids = rows.map((row) => row.id);
-  const [items, history] = await db.batch([
-    db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)),
-    db
-      .select({ orderId: orderStatusHistory.orderId, status: orderStatusHistory.status, changedAt: orderStatusHistory.changedAt, changedBy: users.name })
-      .from(orderStatusHistory)
-      .leftJoin(users, eq(users.id, orderStatusHistory.changedBy))
-      .where(inArray(orderStatusHistory.orderId, ids))
-      .orderBy(asc(orderStatusHistory.changedAt), asc(orderStatusHistory.id)),
-  ]);
+type OrderIds = number[] | SQLWrapper;
+
+/** The lines of the orders named (ids, or a subquery that selects them). */
+export const orderItemsOf = (db: Db, ids: OrderIds) => db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id));
+
+/** The status history of the orders named, oldest first, with the name of who set each status. */
+export const orderHistoryOf = (db: Db, ids: OrderIds) =>
+  db
+    .select({ orderId: orderStatusHistory.orderId, status: orderStatusHistory.status, changedAt: orderStatusHistory.changedAt, changedBy: users.name })
+    .from(orderStatusHistory)
+    .leftJoin(users, eq(users.id, orderStatusHistory.changedBy))
+    .where(inArray(orderStatusHistory.orderId, ids))
+    .orderBy(asc(orderStatusHistory.changedAt), asc(orderStatusHistory.id));
+
+function groupBy<T>(list: T[], key: (value: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const value of list) {
+    const group = groups.get(key(value));
+    if (group) group.push(value);
+    else groups.set(key(value), [value]);
+  }
+  return groups;
+}
+
+type ItemRow = Awaited<ReturnType<typeof orderItemsOf>>[number];
+type HistoryRow = Awaited<ReturnType<typeof orderHistoryOf>>[number];
+
+/** Order rows, their lines and their history as the API and the screens show orders. */
+export function assembleOrderViews(rows: OrderRow[], items: ItemRow[], history: HistoryRow[]): OrderView[] {
+  // Grouped first: a long list (the API's unpaged one) would otherwise look through every line for every order.
+  const itemsByOrder = groupBy(items, (item) => item.orderId);
+  const historyByOrder = groupBy(history, (entry) => entry.orderId);
   return rows.map((row) => ({
     id: row.id,
     customerName: row.customerName,
@@ -199,34 +218,40 @@ async function toOrderViews(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
     orderDate: new Date(row.createdAt).toISOString(),
     hasBankSlip: row.bankSlipKey !== null,
     bankSlipType: row.bankSlipKey !== null ? row.bankSlipType : null,
-    orderItems: items
-      .filter((item) => item.orderId === row.id)
-      .map((item) => ({
-        productId: item.productId,
-        productName: item.productName,
-        sizeId: item.sizeId,
-        sizeLabel: item.sizeLabel,
-        quantity: item.quantity,
-        price: centsToRupees(item.unitPriceCents),
-        subtotal: centsToRupees(item.unitPriceCents * item.quantity),
-      })),
-    statusHistory: history
-      .filter((entry) => entry.orderId === row.id)
-      .map((entry) => ({ status: entry.status, changedAt: new Date(entry.changedAt).toISOString(), changedBy: entry.changedBy })),
+    orderItems: (itemsByOrder.get(row.id) ?? []).map((item) => ({
+      productId: item.productId,
+      productName: item.productName,
+      sizeId: item.sizeId,
+      sizeLabel: item.sizeLabel,
+      quantity: item.quantity,
+      price: centsToRupees(item.unitPriceCents),
+      subtotal: centsToRupees(item.unitPriceCents * item.quantity),
+    })),
+    statusHistory: (historyByOrder.get(row.id) ?? []).map((entry) => ({
+      status: entry.status,
+      changedAt: new Date(entry.changedAt).toISOString(),
+      changedBy: entry.changedBy,
+    })),
   }));
+}
+
+/** D1 binds at most 100 values a statement: the ids of a long list go this many at a time. */
+const IDS_PER_STATEMENT = 90;
+
+/** Orders with their items and history: two queries for every 90 orders, all in one batch. */
+export async function toOrderViews(db: Db, rows: OrderRow[]): Promise<OrderView[]> {
+  if (!rows.length) return [];
+  const chunks: number[][] = [];
+  for (let start = 0; start < rows.length; start += IDS_PER_STATEMENT) chunks.push(rows.slice(start, start + IDS_PER_STATEMENT).map((row) => row.id));
+  const [first, ...rest] = chunks.flatMap((ids) => [orderItemsOf(db, ids), orderHistoryOf(db, ids)]);
+  const results = await db.batch([first, ...rest]);
+  const items = results.filter((_, index) => index % 2 === 0).flat() as ItemRow[];
+  const history = results.filter((_, index) => index % 2 === 1).flat() as HistoryRow[];
+  return assembleOrderViews(rows, items, history);
 }
 
 export async function listCustomerOrders(db: Db, userId: number): Promise<OrderView[]> {
   const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
-  return toOrderViews(db, rows);
-}
-
-export async function listAllOrders(db: Db, status?: OrderStatus): Promise<OrderView[]> {
-  const rows = await db
-    .select()
-    .from(orders)
-    .where(status ? eq(orders.status, status) : undefined)
-    .orderBy(desc(orders.createdAt), desc(orders.id));
   return toOrderViews(db, rows);
 }
 

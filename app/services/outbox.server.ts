@@ -230,33 +230,38 @@ export interface OutboxEntry {
   sentAt: string | null;
 }
 
+const outboxEntryColumns = {
+  id: emailOutbox.id,
+  kind: emailOutbox.kind,
+  to: emailOutbox.toAddress,
+  subject: emailOutbox.subject,
+  text: emailOutbox.textBody,
+  state: emailOutbox.state,
+  attempts: emailOutbox.attempts,
+  lastError: emailOutbox.lastError,
+  orderId: emailOutbox.orderId,
+  createdAt: emailOutbox.createdAt,
+  sentAt: emailOutbox.sentAt,
+};
+
+function toOutboxEntry(row: Omit<OutboxEntry, "createdAt" | "sentAt"> & { createdAt: number; sentAt: number | null }): OutboxEntry {
+  return { ...row, createdAt: new Date(row.createdAt).toISOString(), sentAt: row.sentAt === null ? null : new Date(row.sentAt).toISOString() };
+}
+
 /** One page of the outbox, newest first, optionally of one state; `hasMore` says whether another page follows. */
 export async function listOutbox(db: Db, { state, page }: { state?: MailState | null; page: number }): Promise<{ entries: OutboxEntry[]; hasMore: boolean }> {
   const rows = await db
-    .select({
-      id: emailOutbox.id,
-      kind: emailOutbox.kind,
-      to: emailOutbox.toAddress,
-      subject: emailOutbox.subject,
-      text: emailOutbox.textBody,
-      state: emailOutbox.state,
-      attempts: emailOutbox.attempts,
-      lastError: emailOutbox.lastError,
-      orderId: emailOutbox.orderId,
-      createdAt: emailOutbox.createdAt,
-      sentAt: emailOutbox.sentAt,
-    })
+    .select(outboxEntryColumns)
     .from(emailOutbox)
     .where(state ? eq(emailOutbox.state, state) : undefined)
     .orderBy(desc(emailOutbox.id))
     .limit(OUTBOX_PAGE_SIZE + 1)
     .offset((page - 1) * OUTBOX_PAGE_SIZE);
-  return {
-    entries: rows.slice(0, OUTBOX_PAGE_SIZE).map((row) => ({
-      ...row,
-      createdAt: new Date(row.createdAt).toISOString(),
-      sentAt: row.sentAt === null ? null : new Date(row.sentAt).toISOString(),
-    })),
-    hasMore: rows.length > OUTBOX_PAGE_SIZE,
-  };
+  return { entries: rows.slice(0, OUTBOX_PAGE_SIZE).map(toOutboxEntry), hasMore: rows.length > OUTBOX_PAGE_SIZE };
+}
+
+/** The mails written about one order, newest first (from email_outbox_order_idx): a confirmation and one per status change. */
+export async function listOrderMails(db: Db, orderId: number): Promise<OutboxEntry[]> {
+  const rows = await db.select(outboxEntryColumns).from(emailOutbox).where(eq(emailOutbox.orderId, orderId)).orderBy(desc(emailOutbox.id)).limit(100);
+  return rows.map(toOutboxEntry);
 }

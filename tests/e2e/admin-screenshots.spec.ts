@@ -34,6 +34,8 @@ const SCREENS = () => [
   { name: "orders-manage", path: `/admin/orders?manage=${pngOrder}`, dialog: `Manage order #${pngOrder}` },
   { name: "orders-slip", path: `/admin/orders?slip=${pngOrder}`, dialog: `Bank slip · Order #${pngOrder}` },
   { name: "orders-slip-pdf", path: `/admin/orders?slip=${pdfOrder}`, dialog: `Bank slip · Order #${pdfOrder}` },
+  { name: "order-page", path: `/admin/orders/${pngOrder}`, heading: `Order #${pngOrder}` },
+  { name: "orders-more", path: "/admin/orders?status=DELIVERED", heading: "Orders" },
 ];
 
 function screenshotPath(testInfo: TestInfo, file: string): string {

@@ -41,7 +41,6 @@ export type OrderInput = z.infer<typeof orderInputSchema>;
 
 export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` });
 export const orderStatusQuerySchema = z.object({ status: orderStatusSchema });
-export const orderListQuerySchema = z.object({ status: orderStatusSchema.optional() });
 
 export const orderSchema = z.object({
   id: z.number().int(),

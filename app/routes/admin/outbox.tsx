@@ -1,6 +1,7 @@
 import { Link, useLoaderData } from "react-router";
 
 import { FormAlert } from "~/components/Field";
+import { MailStateBadge } from "~/components/MailStateBadge";
 import { Pagination } from "~/components/Pagination";
 import { filterPillClass } from "~/lib/filter-pill";
 import { MAIL_STATES, type MailKind, type MailState } from "~/lib/constants";
@@ -20,13 +21,6 @@ const KIND_LABELS: Record<MailKind, string> = {
   ORDER_PLACED: "Order confirmation",
   ORDER_STATUS: "Order status",
   PASSWORD_RESET: "Password reset",
-};
-
-const STATE_STYLES: Record<MailState, string> = {
-  queued: "bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-400/15 dark:text-amber-200 dark:ring-amber-400/40",
-  sent: "bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-400/15 dark:text-emerald-200 dark:ring-emerald-400/40",
-  kept: "bg-sky-100 text-sky-900 ring-sky-300 dark:bg-sky-400/15 dark:text-sky-200 dark:ring-sky-400/40",
-  failed: "bg-red-100 text-red-900 ring-red-300 dark:bg-red-400/15 dark:text-red-200 dark:ring-red-400/40",
 };
 
 /** A page number from the URL: anything but 1 to MAX_PAGE is the first page. */
@@ -52,10 +46,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     console.error("Admin outbox: reading the outbox failed", error);
     return { entries: [] as OutboxEntry[], hasMore: false, page, state, mode, error: "Failed to load the outbox" };
   }
-}
-
-function StateBadge({ state }: { state: MailState }) {
-  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ring-1 ring-inset ${STATE_STYLES[state]}`}>{state}</span>;
 }
 
 function StateFilter({ active }: { active: MailState | null }) {
@@ -93,7 +83,7 @@ function MailCard({ mail }: { mail: OutboxEntry }) {
   return (
     <li className="card overflow-hidden" data-testid="outbox-mail" data-mail-id={mail.id} data-state={mail.state} aria-labelledby={headingId}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-slate-50 px-4 py-3 dark:border-slate-800 dark:bg-slate-900/60 sm:px-5">
-        <StateBadge state={mail.state} />
+        <MailStateBadge state={mail.state} />
         <h2 id={headingId} className="min-w-0 flex-1 basis-60 font-semibold break-words" data-testid="mail-subject">
           {mail.subject}
         </h2>
@@ -109,7 +99,7 @@ function MailCard({ mail }: { mail: OutboxEntry }) {
             <>
               <dt className="text-slate-500 dark:text-slate-400">Order</dt>
               <dd>
-                <Link to={`/admin/orders?manage=${mail.orderId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" aria-label={`#${mail.orderId}, manage order #${mail.orderId}`}>
+                <Link to={`/admin/orders/${mail.orderId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" aria-label={`Order #${mail.orderId}`}>
                   #{mail.orderId}
                 </Link>
               </dd>

@@ -1,22 +1,30 @@
-import { Link, useLoaderData } from "react-router";
+import { Form, Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert } from "~/components/Field";
+import { Pagination } from "~/components/Pagination";
 import type { Role } from "~/lib/constants";
-import type { PublicUser } from "~/lib/schemas/auth";
-import { listUsers } from "~/services/auth.server";
+import { readUserListSearch } from "~/lib/schemas/backoffice";
+import { listUsersPage, userRoleCounts } from "~/services/backoffice.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/users";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
+  // A bad parameter is dropped (and named on the page), never a failure: see readUserListSearch.
+  const { filters, page, pageSize, dropped } = readUserListSearch(new URL(request.url).searchParams);
   try {
-    // listUsers reads the public columns only: a password hash never reaches the page.
-    return { users: await listUsers(context.db), error: null };
+    // The public columns only: a password hash never reaches the page.
+    const [list, roles] = await Promise.all([listUsersPage(context.db, filters, page, pageSize), userRoleCounts(context.db)]);
+    const { items, ...paging } = list;
+    return { users: items, paging, roles, q: filters.q ?? "", dropped, error: null };
   } catch (error) {
     console.error("Admin users: reading the users failed", error);
-    return { users: [] as PublicUser[], error: "Failed to load users" };
+    return { users: [], paging: null, roles: null, q: filters.q ?? "", dropped, error: "Failed to load users" };
   }
 }
+
+const count = new Intl.NumberFormat("en-US");
+const plural = (n: number, one: string, many: string) => `${count.format(n)} ${n === 1 ? one : many}`;
 
 function RoleBadge({ role }: { role: Role }) {
   const admin = role === "ROLE_ADMIN";
@@ -37,19 +45,43 @@ function RoleBadge({ role }: { role: Role }) {
 const dash = <span className="text-slate-400 dark:text-slate-500">—</span>;
 
 export default function AdminUsersPage() {
-  const { users, error } = useLoaderData<typeof loader>();
-  const admins = users.filter((user) => user.role === "ROLE_ADMIN").length;
+  const { users, paging, roles, q, dropped, error } = useLoaderData<typeof loader>();
+  const location = useLocation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← Dashboard
       </Link>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Users</h1>
-      {!error && (
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {users.length} {users.length === 1 ? "account" : "accounts"}: {admins} {admins === 1 ? "admin" : "admins"}, {users.length - admins}{" "}
-          {users.length - admins === 1 ? "customer" : "customers"}.
+      {roles && (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="users-count">
+          {plural(roles.total, "account", "accounts")}: {plural(roles.admins, "admin", "admins")}, {plural(roles.total - roles.admins, "customer", "customers")}.
+          {q && paging && ` ${count.format(paging.total)}${paging.totalExact ? "" : "+"} matching.`}
         </p>
+      )}
+      {/* A GET form: the search lives in the URL and works without JavaScript. */}
+      <Form method="get" action="/admin/users" role="search" aria-label="Search users" className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end" key={q}>
+        <div className="flex-1">
+          <label htmlFor="users-q" className="field-label">
+            Search
+          </label>
+          <input id="users-q" name="q" type="search" defaultValue={q} maxLength={100} placeholder="Name, e-mail or phone" className="field-input" />
+        </div>
+        <div className="flex gap-2">
+          <button type="submit" className="btn-primary flex-1 sm:flex-none">
+            Search
+          </button>
+          {q && (
+            <Link to="/admin/users" className="btn-secondary flex-1 sm:flex-none">
+              Clear
+            </Link>
+          )}
+        </div>
+      </Form>
+      {dropped.length > 0 && (
+        <div className="mt-3">
+          <FormAlert>{`Some of the filters were ignored: ${dropped.join("; ")}.`}</FormAlert>
+        </div>
       )}
 
       {error ? (
@@ -57,7 +89,9 @@ export default function AdminUsersPage() {
           <FormAlert>{error}</FormAlert>
         </div>
       ) : users.length === 0 ? (
-        <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">No users yet</p>
+        <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
+          {q ? "No users match this search" : paging && paging.page > 1 ? "No users on this page" : "No users yet"}
+        </p>
       ) : (
         <>
           {/* Phones: one card per user. */}
@@ -83,7 +117,7 @@ export default function AdminUsersPage() {
           {/* Tablets and desktops: a table. */}
           <div className="card mt-6 hidden overflow-x-auto md:block">
             <table className="w-full text-left text-sm" data-testid="users-table">
-              <caption className="sr-only">All users</caption>
+              <caption className="sr-only">{q ? "Users matching the search" : "All users"}</caption>
               <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wider text-slate-500 dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-semibold">
@@ -121,6 +155,14 @@ export default function AdminUsersPage() {
             </table>
           </div>
         </>
+      )}
+      {paging && (
+        <Pagination
+          page={paging.page}
+          pageCount={paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null}
+          hasMore={paging.hasMore}
+          search={new URLSearchParams(location.search)}
+        />
       )}
     </div>
   );

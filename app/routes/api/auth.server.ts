@@ -3,7 +3,10 @@ import { z } from "zod";
 import { apiResource, endpoint, json } from "~/lib/api.server";
 import { forgotPasswordSchema, loginResponseSchema, loginSchema, messageSchema, profileSchema, registerSchema, resetPasswordSchema, userSchema } from "~/lib/schemas/auth";
 import { readCookie } from "~/lib/cookies";
-import { endAllSessions, listUsers, login, registerUser, updateProfile } from "~/services/auth.server";
+import { pageHeaders } from "./paging.server";
+import { ADMIN_PAGE_SIZE, adminUserListQuerySchema } from "~/lib/schemas/backoffice";
+import { endAllSessions, login, registerUser, updateProfile } from "~/services/auth.server";
+import { listAllUsersMatching, listUsersPage } from "~/services/backoffice.server";
 import { mailerFor } from "~/services/outbox.server";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID } from "~/lib/password-reset";
 import { requestPasswordReset, resetPassword } from "~/services/password-reset.server";
@@ -115,9 +118,22 @@ export const authApi = apiResource("/api/auth", {
     },
   }),
   "GET /admin/users": endpoint({
-    summary: "Every user (admin)",
+    summary:
+      "Every user, in the order they registered (admin), optionally those whose name, e-mail or phone starts with q. Without page or pageSize, every match " +
+      "(API.md's answer); with either, that page alone (pageSize 1 to 100, default 20), with X-Total-Count when the total is known exactly (always without q) " +
+      "and a Link header (rel=\"next\") while more pages follow",
     auth: "admin",
-    responses: { 200: { description: "All users", schema: z.array(userSchema) }, 401: errors[401], 403: { description: "Not an admin" } },
-    handler: async ({ context }) => json(await listUsers(context.db)),
+    query: adminUserListQuerySchema,
+    responses: {
+      200: { description: "Users", schema: z.array(userSchema) },
+      400: { description: "A bad page, pageSize or q (over 100 characters)" },
+      401: errors[401],
+      403: { description: "Not an admin" },
+    },
+    handler: async ({ request, context, query }) => {
+      if (query.page === undefined && query.pageSize === undefined) return json(await listAllUsersMatching(context.db, query.q));
+      const result = await listUsersPage(context.db, { q: query.q }, query.page ?? 1, query.pageSize ?? ADMIN_PAGE_SIZE);
+      return json(result.items, { headers: pageHeaders(request, result) });
+    },
   }),
 });

@@ -2,9 +2,12 @@ import { z } from "zod";
 
 import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
-import { orderInputSchema, orderListQuerySchema, orderSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
-import { changeOrderStatus, getBankSlip, listAllOrders, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
+import { ADMIN_PAGE_SIZE, adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
+import { orderInputSchema, orderSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
+import { listAllOrdersMatching, listOrdersPage } from "~/services/backoffice.server";
+import { changeOrderStatus, getBankSlip, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
+import { pageHeaders } from "./paging.server";
 
 const auth401 = { description: "No token, or an invalid or expired one" };
 const admin403 = { description: "Not an admin" };
@@ -36,11 +39,24 @@ export const ordersApi = apiResource("/api/orders", {
     handler: async ({ context, user }) => json(await listCustomerOrders(context.db, user.id)),
   }),
   "GET /admin/all": endpoint({
-    summary: "Every order, newest first, optionally by status (admin)",
+    summary:
+      "Every order, newest first (admin), optionally by status (any of the six), q (the order number exactly, or the start of the customer's name, e-mail or phone) " +
+      "and from/to (days YYYY-MM-DD in the shop's time zone, inclusive). Without page or pageSize, every match (API.md's answer); with either, that page alone " +
+      "(pageSize 1 to 100, default 20), with X-Total-Count when the total is known exactly (always without q, from and to) and a Link header (rel=\"next\") while more pages follow",
     auth: "admin",
-    query: orderListQuerySchema,
-    responses: { 200: { description: "Orders", schema: z.array(orderSchema) }, 400: { description: "Unknown status" }, 401: auth401, 403: admin403 },
-    handler: async ({ context, query }) => json(await listAllOrders(context.db, query.status)),
+    query: adminOrderListQuerySchema,
+    responses: {
+      200: { description: "Orders", schema: z.array(orderSchema) },
+      400: { description: "Unknown status; a bad page, pageSize, q (over 100 characters) or date; to before from" },
+      401: auth401,
+      403: admin403,
+    },
+    handler: async ({ request, context, query }) => {
+      const { page, pageSize, ...filters } = query;
+      if (page === undefined && pageSize === undefined) return json(await listAllOrdersMatching(context.db, filters));
+      const result = await listOrdersPage(context.db, filters, page ?? 1, pageSize ?? ADMIN_PAGE_SIZE);
+      return json(result.items, { headers: pageHeaders(request, result) });
+    },
   }),
   "PUT /admin/{id}/status": endpoint({
     summary: "Move an order to any status (admin). To CANCELLED puts the stock back; out of CANCELLED takes it again (409 if it is gone).",

@@ -1,0 +1,114 @@
+import { data, Link, useLoaderData } from "react-router";
+
+import { BankSlipViewer } from "~/components/BankSlipViewer";
+import { OrderEmails } from "~/components/OrderEmails";
+import { OrderHistory, OrderLines } from "~/components/OrderSummary";
+import { StatusBadge } from "~/components/StatusBadge";
+import { formatDateTime, formatLkr } from "~/lib/format";
+import { HttpError, routeId } from "~/lib/http";
+import { getOrder } from "~/services/orders.server";
+import { listOrderMails } from "~/services/outbox.server";
+import { requireAdmin } from "~/services/session.server";
+import type { Route } from "./+types/order";
+
+// /admin/orders/{id}: one order on its own page (issue 16): its lines with sizes, the customer, the bank slip, the
+// status history and the e-mails sent about it. The status is changed in the orders screen's Manage dialog.
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context);
+  const id = routeId(params.id);
+  try {
+    const [order, emails] = await Promise.all([getOrder(context.db, id, admin), listOrderMails(context.db, id)]);
+    return { order, emails };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+export default function AdminOrderPage() {
+  const { order, emails } = useLoaderData<typeof loader>();
+  const slipSrc = `/api/orders/${order.id}/bank-slip`;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <Link to="/admin/orders" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
+        ← Orders
+      </Link>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Order #{order.id}</h1>
+        <span data-testid="order-status">
+          <StatusBadge status={order.status} />
+        </span>
+      </div>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Placed <time dateTime={order.orderDate}>{formatDateTime(order.orderDate)}</time> · <span className="whitespace-nowrap">{formatLkr(order.totalAmount)}</span>
+      </p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Link to={`/admin/orders?manage=${order.id}`} className="btn-primary">
+          Manage status
+        </Link>
+      </div>
+
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)]">
+        <div className="space-y-6">
+          <section className="card p-5" aria-labelledby="order-items-heading">
+            <h2 id="order-items-heading" className="font-semibold">
+              Items
+            </h2>
+            <div className="mt-3 overflow-x-auto">
+              <OrderLines order={order} />
+            </div>
+          </section>
+          <section className="card p-5" aria-labelledby="order-slip-heading" data-testid="order-slip">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h2 id="order-slip-heading" className="font-semibold">
+                Bank slip
+              </h2>
+              {order.hasBankSlip && (
+                <a href={slipSrc} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  Open in a new tab<span className="sr-only"> (the bank slip of order #{order.id})</span>
+                </a>
+              )}
+            </div>
+            <div className="mt-3">
+              {order.hasBankSlip ? <BankSlipViewer orderId={order.id} type={order.bankSlipType} /> : <p className="text-sm text-slate-600 dark:text-slate-400">No bank slip</p>}
+            </div>
+          </section>
+        </div>
+        <div className="space-y-6">
+          <section className="card p-5 text-sm" aria-labelledby="order-customer-heading" data-testid="order-customer">
+            <h2 id="order-customer-heading" className="text-base font-semibold">
+              Customer
+            </h2>
+            <p className="mt-2 font-medium">{order.customerName}</p>
+            <p className="break-all">
+              <a href={`mailto:${order.customerEmail}`} className="text-brand-700 hover:underline dark:text-brand-300">
+                {order.customerEmail}
+              </a>
+            </p>
+            <p>
+              <a href={`tel:${order.customerPhone.replace(/\s/g, "")}`} className="hover:underline">
+                {order.customerPhone}
+              </a>
+            </p>
+            <h3 className="mt-3 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Ship to</h3>
+            <p className="mt-1 whitespace-pre-line">{order.shippingAddress}</p>
+          </section>
+          <section className="card p-5" aria-labelledby="order-history-heading" data-testid="status-history">
+            <h2 id="order-history-heading" className="font-semibold">
+              Status history
+            </h2>
+            <div className="mt-3">
+              <OrderHistory order={order} />
+            </div>
+          </section>
+          <OrderEmails emails={emails} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function meta({ data: loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData ? `Order #${loaderData.order.id} | Stride admin` : "Order | Stride admin" }, { name: "robots", content: "noindex" }];
+}

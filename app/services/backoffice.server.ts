@@ -1,0 +1,264 @@
+import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+
+import type { OrderFilters } from "~/lib/schemas/backoffice";
+import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
+import type { OrderView } from "~/lib/schemas/order";
+import type { SessionUser } from "./auth.server";
+import { type Db, schema } from "./db.server";
+import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type OrderRow } from "./orders.server";
+
+// The back office's lists at scale (issue 16): a page of orders or users is read from an index (the ids first, from
+// the index alone, then only the rows shown), and its total comes from the counts the triggers of migrations/0013
+// keep, never from counting rows. A list those counts cannot total (a search, a date range) is counted only so far
+// (see countUpTo). README "The back office at scale" has the query plans.
+
+const { orders, users, orderCounts, userCounts, orderItems } = schema;
+
+export interface ListPage<T> {
+  items: T[];
+  /** Exact when `totalExact`; otherwise a lower bound ("1,000+"): the list holds at least this many. */
+  total: number;
+  totalExact: boolean;
+  hasMore: boolean;
+  page: number;
+  pageSize: number;
+}
+
+/** Counted at most this far (or ten pages past the one shown, if further): enough for the page links around it. */
+const COUNT_FLOOR = 1_000;
+const countLimit = (page: number, pageSize: number) => Math.max(COUNT_FLOOR, (page + 10) * pageSize);
+
+/** A phone prefix needs this many digits: fewer ("07") would match nearly every Sri Lankan mobile number. */
+export const PHONE_PREFIX_MIN_DIGITS = 4;
+
+/** The first string above every string that starts with `prefix` (its last character, one code point up). */
+function prefixEnd(prefix: string): string {
+  const chars = [...prefix];
+  const last = chars.pop()!.codePointAt(0)!;
+  if (last >= 0x10ffff) return prefix + "\u{10FFFF}";
+  // Past the surrogates: a lone one cannot be encoded in UTF-8.
+  const next = last + 1 >= 0xd800 && last + 1 <= 0xdfff ? 0xe000 : last + 1;
+  return chars.join("") + String.fromCodePoint(next);
+}
+
+/** `expression` starts with `prefix`, as a range an index on that expression answers (LIKE would not use it). */
+const startsWith = (expression: SQL, prefix: string) => and(gte(expression, prefix), lt(expression, prefixEnd(prefix)));
+
+// The indexed expressions, written as migrations/0013 writes them (SQLite matches an index's expression by its shape).
+const orderNameKey = sql`lower(${orders.customerName})`;
+const orderEmailKey = sql`lower(${orders.customerEmail})`;
+const orderPhoneKey = sql`replace(replace(replace(${orders.customerPhone}, ' ', ''), '-', ''), '+', '')`;
+const userNameKey = sql`lower(${users.name})`;
+const userEmailKey = sql`${users.email}`; // stored lower-cased: its unique index serves the search
+const userPhoneKey = sql`${users.phone}`; // stored as 10 digits
+
+/** A phone number as the index keeps it: digits only (spaces, dashes and + left out); null when q is not a phone. */
+function phoneDigits(q: string): string | null {
+  const digits = q.replace(/[\s+-]/g, "");
+  return /^\d+$/.test(digits) && digits.length >= PHONE_PREFIX_MIN_DIGITS ? digits : null;
+}
+
+/** An order number as an admin types it: 1234 or #1234. */
+function orderNumber(q: string): number | null {
+  const match = q.match(/^#?(\d{1,15})$/);
+  return match && Number(match[1]) > 0 ? Number(match[1]) : null;
+}
+
+/**
+ * Orders matching q: the order number exactly, or the customer's name, e-mail or phone from its start (names and
+ * e-mails without regard to ASCII case). Each alternative is one index's range, so SQLite answers the OR from the
+ * indexes (a "MULTI-INDEX OR") and never reads the orders that do not match.
+ */
+function orderSearch(q: string): SQL {
+  const text = q.toLowerCase();
+  const number = orderNumber(q);
+  const phone = phoneDigits(q);
+  return or(
+    number !== null ? eq(orders.id, number) : undefined,
+    startsWith(orderNameKey, text),
+    startsWith(orderEmailKey, text),
+    phone !== null ? startsWith(orderPhoneKey, phone) : undefined,
+  )!;
+}
+
+/** Sri Lanka keeps +05:30 all year: a day of the shop's calendar starts at this instant. */
+const SHOP_UTC_OFFSET = "+05:30";
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00${SHOP_UTC_OFFSET}`);
+const nextDayStart = (day: string) => dayStart(day) + 24 * 60 * 60 * 1000;
+
+/**
+ * The filters as SQL. With q, the status and the dates are written with a unary + (`+status = ?`), which keeps SQLite
+ * from answering them from their own index: D1 keeps no statistics, and without them SQLite prefers an equality on
+ * status (every CANCELLED order read to find a name among them) to the search's narrower prefix ranges.
+ */
+function orderConditions({ status, q, from, to }: OrderFilters): SQL | undefined {
+  const column = (name: SQL) => (q ? sql`+${name}` : name);
+  return and(
+    status ? sql`${column(sql`${orders.status}`)} = ${status}` : undefined,
+    from ? sql`${column(sql`${orders.createdAt}`)} >= ${dayStart(from)}` : undefined,
+    to ? sql`${column(sql`${orders.createdAt}`)} < ${nextDayStart(to)}` : undefined,
+    q ? orderSearch(q) : undefined,
+  );
+}
+
+const NEWEST_FIRST = [desc(orders.createdAt), desc(orders.id)];
+
+/** At most `limit` + 1 rows of `where` counted: exact below the limit, "more than" at it. */
+function countUpTo(db: Db, table: typeof orders | typeof users, where: SQL | undefined, limit: number) {
+  const matching = db.select({ one: sql`1` }).from(table).where(where).limit(limit + 1);
+  return db.select({ total: sql<number>`count(*)` }).from(matching.as("matching"));
+}
+
+function pageOf<T>(items: T[], counted: number, exact: boolean, limit: number, page: number, pageSize: number): ListPage<T> {
+  const totalExact = exact || counted <= limit;
+  const total = totalExact ? counted : limit;
+  return { items, total, totalExact, hasMore: page * pageSize < counted, page, pageSize };
+}
+
+/**
+ * One page of orders, newest first, with their lines and history. The page's ids come from the index its filters
+ * need: (created_at) or (status, created_at) for a page of everything, of one status or of a date range, walked from
+ * the newest, so the rows, lines and history of those ids are read in the same batch (each statement selects the ids
+ * again: an index-only walk of one page). A search collects its matches from the search indexes and sorts them, so
+ * its ids are read once, first, and the rest by those ids. Without q or dates the total is the kept count.
+ */
+export async function listOrdersPage(
+  db: Db,
+  filters: OrderFilters,
+  page: number,
+  pageSize: number,
+  { history = true }: { history?: boolean } = {},
+): Promise<ListPage<OrderView>> {
+  const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
+  const where = orderConditions(filters);
+  const pageIds = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(size)
+    .offset((page - 1) * size);
+  const countable = !filters.q && !filters.from && !filters.to;
+  const limit = countLimit(page, size);
+  const count = countable
+    ? db.select({ total: orderCounts.orderCount }).from(orderCounts).where(eq(orderCounts.status, filters.status ?? ""))
+    : countUpTo(db, orders, where, limit);
+  // The history is left out where nothing shows it (the screen's cards): a fifth of the page's data, and a query.
+  const rowsOf = (ids: SQLWrapper | number[]) => db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
+  if (filters.q) {
+    const [found, [counted]] = await db.batch([pageIds, count]);
+    const ids = found.map((row) => row.id);
+    if (!ids.length) return pageOf([], counted?.total ?? 0, false, limit, page, size);
+    const [rows, items, entries] = history
+      ? await db.batch([rowsOf(ids), orderItemsOf(db, ids), orderHistoryOf(db, ids)])
+      : [...(await db.batch([rowsOf(ids), orderItemsOf(db, ids)])), []];
+    return pageOf(assembleOrderViews(rows, items, entries), counted?.total ?? 0, false, limit, page, size);
+  }
+  if (history) {
+    const [rows, items, entries, [counted]] = await db.batch([rowsOf(pageIds), orderItemsOf(db, pageIds), orderHistoryOf(db, pageIds), count]);
+    return pageOf(assembleOrderViews(rows, items, entries), counted?.total ?? 0, countable, limit, page, size);
+  }
+  const [rows, items, [counted]] = await db.batch([rowsOf(pageIds), orderItemsOf(db, pageIds), count]);
+  return pageOf(assembleOrderViews(rows, items, []), counted?.total ?? 0, countable, limit, page, size);
+}
+
+/** Every order of the filters, newest first (the API without page: API.md's answer). */
+export async function listAllOrdersMatching(db: Db, filters: OrderFilters): Promise<OrderView[]> {
+  return toOrderViews(db, await db.select().from(orders).where(orderConditions(filters)).orderBy(...NEWEST_FIRST));
+}
+
+/** Where the next chunk of an export starts: just past the last order written (newest first). */
+interface Cursor {
+  createdAt: number;
+  id: number;
+}
+
+export const EXPORT_CHUNK = 200;
+
+/**
+ * The filtered orders, newest first, a chunk at a time: each chunk starts where the last one ended (the position in
+ * the index, not an OFFSET that would walk every order before it again), so an export of 100,000 orders holds a chunk
+ * (200) in memory at once and reads each one once.
+ */
+export async function* ordersForExport(db: Db, filters: OrderFilters, chunk = EXPORT_CHUNK): AsyncGenerator<Array<OrderRow & { lines: string }>> {
+  const where = orderConditions(filters);
+  let cursor: Cursor | null = null;
+  for (;;) {
+    const after: SQL | undefined = cursor
+      ? or(lt(orders.createdAt, cursor.createdAt), and(eq(orders.createdAt, cursor.createdAt), lt(orders.id, cursor.id)))
+      : undefined;
+    const ids: SQLWrapper = db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(where, after))
+      .orderBy(...NEWEST_FIRST)
+      .limit(chunk);
+    const [rows, items]: [OrderRow[], Array<{ orderId: number; productName: string; sizeLabel: string; quantity: number }>] = await db.batch([
+      db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST),
+      db
+        .select({ orderId: orderItems.orderId, productName: orderItems.productName, sizeLabel: orderItems.sizeLabel, quantity: orderItems.quantity })
+        .from(orderItems)
+        .where(inArray(orderItems.orderId, ids))
+        .orderBy(asc(orderItems.id)),
+    ]);
+    if (!rows.length) return;
+    const lines = new Map<number, string[]>();
+    for (const item of items) {
+      const line = `${item.quantity} × ${item.productName} (${item.sizeLabel})`;
+      lines.set(item.orderId, [...(lines.get(item.orderId) ?? []), line]);
+    }
+    yield rows.map((row) => ({ ...row, lines: (lines.get(row.id) ?? []).join("; ") }));
+    if (rows.length < chunk) return;
+    const last = rows[rows.length - 1];
+    cursor = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ users
+
+const userColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  phone: users.phone,
+  address: users.address,
+  role: users.role,
+} as const;
+
+/** Users matching q: the name (ASCII case aside), the e-mail (stored lower-cased) or the phone, from its start. */
+function userSearch(q: string): SQL {
+  const text = q.toLowerCase();
+  const phone = phoneDigits(q);
+  return or(startsWith(userNameKey, text), startsWith(userEmailKey, text), phone !== null ? startsWith(userPhoneKey, phone) : undefined)!;
+}
+
+/** Users in the order they joined (as GET /api/auth/admin/users has always listed them), a page at a time. */
+export async function listUsersPage(db: Db, filters: { q?: string }, page: number, pageSize: number): Promise<ListPage<SessionUser>> {
+  const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
+  const where = filters.q ? userSearch(filters.q) : undefined;
+  const limit = countLimit(page, size);
+  const count = filters.q ? countUpTo(db, users, where, limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
+  const [rows, [counted]] = await db.batch([
+    db
+      .select(userColumns)
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.id))
+      .limit(size)
+      .offset((page - 1) * size),
+    count,
+  ]);
+  return pageOf(rows, counted?.total ?? 0, !filters.q, limit, page, size);
+}
+
+/** Every user matching q, in the order they joined (the API without page). */
+export async function listAllUsersMatching(db: Db, q: string | undefined): Promise<SessionUser[]> {
+  return db.select(userColumns).from(users).where(q ? userSearch(q) : undefined).orderBy(asc(users.id));
+}
+
+/** Admins and customers, from the kept counts: the users page's summary line. */
+export async function userRoleCounts(db: Db): Promise<{ total: number; admins: number }> {
+  const rows = await db.select().from(userCounts);
+  const count = (role: string) => rows.find((row) => row.role === role)?.userCount ?? 0;
+  return { total: count(""), admins: count("ROLE_ADMIN") };
+}

@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { insertProducts } from "../../scripts/lib/bench-catalogue";
+import { backOfficeStatements, benchUserEmail } from "../../scripts/lib/bench-orders";
+import type { OrderFilters } from "~/lib/schemas/backoffice";
+import { listOrdersPage, listUsersPage } from "~/services/backoffice.server";
+import { testEnv } from "./helpers";
+import { recordingDb as db, statementsOf, type PlannedStatement } from "./plan-helpers";
+
+// The back office's queries at the size the issue names, made as the bench makes them (scripts/lib/bench-orders.ts):
+// 50,000 customers and 100,000 orders. A page of orders (all, one status, a date range) reads its ids from an index,
+// walked from the newest, and only those rows; its total is one kept row. A search reads its matches from the search
+// indexes, never the other orders. (Seeding took 7 s here.)
+
+const USERS = 50_000;
+const ORDERS = 100_000;
+const PRODUCTS = 1_000;
+
+beforeAll(async () => {
+  await testEnv.DB.batch([testEnv.DB.prepare(insertProducts(1, PRODUCTS, ["products/1/plan"]))]);
+  await testEnv.DB.batch(backOfficeStatements(USERS, ORDERS, PRODUCTS).map((statement) => testEnv.DB.prepare(statement)));
+}, 300_000);
+
+const orderPage = (filters: OrderFilters, page = 1) => statementsOf(() => listOrdersPage(db, filters, page, 20));
+const show = (statement: PlannedStatement) => `${statement.sql}\n${statement.plan.join("\n")}\nrows read: ${statement.rowsRead}`;
+const uses = (statement: PlannedStatement, pattern: RegExp) => statement.plan.some((line) => pattern.test(line));
+const scansTable = (statement: PlannedStatement, table: string) => statement.plan.some((line) => line === `SCAN ${table}`);
+
+/** A page's four statements (rows, lines, history, total): the ids from `index`, about a page of rows each. */
+function expectPageFrom(statements: PlannedStatement[], index: string, rowsMax = 200) {
+  expect(statements).toHaveLength(4);
+  for (const statement of statements.slice(0, 3)) {
+    expect(uses(statement, new RegExp(`USING COVERING INDEX ${index}\\b`)), show(statement)).toBe(true);
+    expect(scansTable(statement, "orders"), show(statement)).toBe(false);
+    expect(statement.rowsRead, show(statement)).toBeLessThanOrEqual(rowsMax);
+  }
+}
+
+describe(`with ${USERS.toLocaleString("en-US")} users and ${ORDERS.toLocaleString("en-US")} orders`, () => {
+  it("the first page of every order: 20 ids from orders_created_idx, the total from order_counts", async () => {
+    const statements = await orderPage({});
+    expectPageFrom(statements, "orders_created_idx");
+    const total = statements[3];
+    expect(total.sql).toContain('from "order_counts"');
+    expect(total.rowsRead).toBe(1);
+  });
+
+  it("a page of one status (DELIVERED, CANCELLED, ...): its ids from orders_status_created_idx, its kept total", async () => {
+    for (const status of ["DELIVERED", "CANCELLED", "PENDING"] as const) {
+      const statements = await orderPage({ status });
+      expectPageFrom(statements, "orders_status_created_idx");
+      expect(statements[3].rowsRead).toBe(1);
+    }
+  });
+
+  it("a date range, with or without a status: a range of the same indexes, counted only up to 1,000", async () => {
+    const statements = await orderPage({ from: "2024-06-01", to: "2024-06-30" });
+    expectPageFrom(statements, "orders_created_idx");
+    expect(uses(statements[0], /orders_created_idx \(created_at>\? AND created_at<\?\)/), show(statements[0])).toBe(true);
+    expect(statements[3].rowsRead, show(statements[3])).toBeLessThanOrEqual(1_002);
+    const withStatus = await orderPage({ status: "SHIPPED", from: "2024-06-01", to: "2024-06-30" });
+    expectPageFrom(withStatus, "orders_status_created_idx");
+  });
+
+  it("a deep page walks the index to its offset (index entries, not rows): page 200 reads about 4,000 entries", async () => {
+    const statements = await orderPage({}, 200);
+    expectPageFrom(statements, "orders_created_idx", 4_200);
+  });
+
+  it("a search reads its matches from the search indexes (a MULTI-INDEX OR), then the page's rows by id", async () => {
+    const searches: Array<[string, RegExp[]]> = [
+      ["#4242", [/INTEGER PRIMARY KEY/, /orders_customer_name_idx/, /orders_customer_email_idx/]],
+      ["nimal perera", [/orders_customer_name_idx/, /orders_customer_email_idx/]],
+      [benchUserEmail(1234).slice(0, 18), [/orders_customer_email_idx/]],
+      ["077 12", [/orders_customer_phone_idx/]],
+    ];
+    for (const [q, indexes] of searches) {
+      const [ids, total, ...details] = await orderPage({ q });
+      expect(uses(ids, /^MULTI-INDEX OR$/), show(ids)).toBe(true);
+      for (const index of indexes) expect(uses(ids, index), `${q}\n${show(ids)}`).toBe(true);
+      expect(scansTable(ids, "orders"), show(ids)).toBe(false);
+      expect(uses(total, /^MULTI-INDEX OR$/), show(total)).toBe(true);
+      // The rows, lines and history of the page, by the ids found.
+      for (const statement of details) expect(statement.rowsRead, show(statement)).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it("a search with a status or dates still starts from the search indexes (the filters are written +status)", async () => {
+    const [ids] = await orderPage({ q: "dilani", status: "CANCELLED", from: "2024-01-01", to: "2024-12-31" });
+    expect(uses(ids, /^MULTI-INDEX OR$/), show(ids)).toBe(true);
+    expect(uses(ids, /orders_status_created_idx|orders_created_idx/), show(ids)).toBe(false);
+    // Every "Dilani" (1 customer in 17) and no other order: 100,000 / 17 matches, each found by name and by e-mail.
+    expect(ids.rowsRead, show(ids)).toBeLessThan(2.5 * (ORDERS / 17));
+  });
+
+  it("users: a page by id with the kept total; a search from the name, e-mail and phone indexes", async () => {
+    const [page, total] = await statementsOf(() => listUsersPage(db, {}, 3, 20));
+    expect(page.rowsRead, show(page)).toBeLessThanOrEqual(60);
+    expect(total.sql).toContain('from "user_counts"');
+    const [search] = await statementsOf(() => listUsersPage(db, { q: "0771" }, 1, 20));
+    for (const index of [/users_name_idx/, /users_email_unique/, /users_phone_idx/]) expect(uses(search, index), show(search)).toBe(true);
+    expect(scansTable(search, "users"), show(search)).toBe(false);
+  });
+});
