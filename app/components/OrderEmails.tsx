@@ -41,9 +41,12 @@ export function OrderEmails({ emails }: { emails: OrderEmail[] }) {
                   <MailStateBadge state={email.state} />
                   <p className="min-w-0 flex-1 basis-48 font-medium break-words">{email.subject}</p>
                 </div>
-                <p className="mt-1 break-all text-slate-600 dark:text-slate-400">
-                  To {email.to} · {email.sentAt ? (email.state === "kept" ? "kept " : "sent ") : "written "}
-                  <time dateTime={at}>{formatDateTime(at)}</time>
+                <p className="mt-1 text-slate-600 dark:text-slate-400">
+                  <span className="break-all">To {email.to}</span> ·{" "}
+                  <span className="whitespace-nowrap">
+                    {email.sentAt ? (email.state === "kept" ? "kept " : "sent ") : "written "}
+                    <time dateTime={at}>{formatDateTime(at)}</time>
+                  </span>
                   {email.attempts > 1 && ` · ${email.attempts} tries`}
                 </p>
                 {email.lastError && <p className="mt-1 break-words text-red-700 dark:text-red-300">{email.lastError}</p>}

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
+import { nameWithSize } from "../../app/lib/sizes";
 import { gotoHydrated, register, uniqueUser, waitForHydration } from "./helpers";
 
 // The shopper's way from the shop window to a placed order, in a real browser against the real Worker, D1 and R2:
@@ -163,14 +164,18 @@ test.describe("without JavaScript", () => {
     await page.goto("/register?redirect=%2Fcart");
     await register(page, user);
     await expect(page).toHaveURL("/cart");
-    // One pair of an in-stock product, through the cart's own form endpoint, with the session's cookies.
-    const catalogue = (await (await page.request.get("/api/products")).json()) as { id: number; name: string; stockQuantity: number; productAvailable: boolean }[];
-    const product = catalogue.find((item) => item.productAvailable && item.stockQuantity >= 3)!;
-    expect((await page.request.post("/cart/add", { form: { productId: String(product.id) } })).ok()).toBe(true);
+    // One pair in a size in stock, through the cart's own form endpoint, with the session's cookies. Which product
+    // comes first depends on what the other tests (run beside this one) did, so the size is whatever it has in stock.
+    type Listed = { id: number; name: string; productAvailable: boolean; sizes: { id: number; label: string; stockQuantity: number }[] };
+    const catalogue = (await (await page.request.get("/api/products")).json()) as Listed[];
+    const product = catalogue.find((item) => item.productAvailable && item.sizes.some((size) => size.stockQuantity >= 3))!;
+    const size = product.sizes.find((candidate) => candidate.stockQuantity >= 3)!;
+    const added = await page.request.post("/cart/add", { form: { productId: String(product.id), sizeId: String(size.id) } });
+    expect(added.status(), await added.text()).toBe(200);
 
     await page.goto("/cart?checkout");
     const dialog = page.getByRole("dialog", { name: "Checkout" });
-    await expect(dialog.getByText(`${product.name} × 1`)).toBeVisible();
+    await expect(dialog.getByText(`${nameWithSize(product.name, size.label)} × 1`)).toBeVisible();
     await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
     await dialog.getByRole("button", { name: /^Place Order/ }).click();
 

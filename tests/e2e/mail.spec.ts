@@ -67,6 +67,15 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   const statusMail = await keptMail(admin, `Stride order #${orderId}: your payment is confirmed`);
   await expect(statusMail.getByTestId("mail-to")).toHaveText(user.email);
   await expect(statusMail.getByTestId("mail-text")).toContainText("We have received your bank transfer and your order is confirmed.");
+
+  // The order's own page lists both, newest first; the outbox's order link leads there.
+  await statusMail.getByRole("link", { name: `Order #${orderId}` }).click();
+  await expect(admin).toHaveURL(`/admin/orders/${orderId}`);
+  const sent = admin.getByTestId("order-emails").getByTestId("order-email");
+  await expect(sent).toHaveCount(2);
+  await expect(sent.nth(0)).toContainText(`Stride order #${orderId}: your payment is confirmed`);
+  await expect(sent.nth(1)).toContainText(`Stride order #${orderId}: we have your order`);
+  await expect(sent.nth(1).getByTestId("mail-state")).toHaveText("kept");
   await admin.context().close();
 });
 
