@@ -62,6 +62,8 @@ const miniflare = new Miniflare(
     // One line a request, as `wrangler dev` prints; WRANGLER_LOG=warn (the e2e tests, the soak) keeps only problems.
     log: new Log(process.env.WRANGLER_LOG?.toLowerCase() === "warn" ? LogLevel.WARN : LogLevel.INFO),
     workers: [{ ...options, name, modulesRoot: serverDir, modules }],
+    // Set by `npm run profile` (scripts/profile.ts), which records the Worker's CPU profile through the inspector.
+    ...(process.env.SERVE_INSPECTOR_PORT ? { inspectorPort: Number(process.env.SERVE_INSPECTOR_PORT) } : {}),
   }),
 );
 const url = await miniflare.ready;

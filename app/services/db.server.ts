@@ -2,15 +2,15 @@ import { drizzle } from "drizzle-orm/d1";
 
 import * as schema from "../../drizzle/schema";
 
-const connect = (d1: D1Database) => drizzle(d1, { schema });
+// Without the schema: Stride writes its queries with the query builder, never the relational `db.query` API, and
+// mapping the schema for it (extractTablesRelationalConfig) cost every request about a tenth of a page's CPU, since
+// each request has a D1 session of its own and so a Drizzle database of its own.
+const connect = (d1: D1Database) => drizzle(d1);
 export type Db = ReturnType<typeof connect>;
 
 const databases = new WeakMap<D1Database, Db>();
 
-/**
- * The Drizzle database of a D1 binding, made once per binding: making one maps the whole schema (tables and
- * relations), work an isolate need not repeat on every request. It holds no state of its own between queries.
- */
+/** The Drizzle database of a D1 binding or session, made once for each. It holds no state of its own between queries. */
 export function createDb(d1: D1Database): Db {
   let db = databases.get(d1);
   if (!db) {
