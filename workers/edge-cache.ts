@@ -112,16 +112,24 @@ const CACHE_ORIGIN = "https://edge-cache.stride.internal";
 const defaultCache = () => (caches as unknown as { default: Cache }).default;
 const pageKey = (url: URL, { theme }: PageProps) => `${CACHE_ORIGIN}/page/${theme}${url.pathname}${url.search}`;
 const purgeKey = (tag: string) => `${CACHE_ORIGIN}/purged/${encodeURIComponent(tag.toLowerCase())}`;
+/** The time of the last purge of any tag: while it is older than a page, no purge can have named the page's tags. */
+const LAST_PURGE_KEY = `${CACHE_ORIGIN}/last-purge`;
+
+const purgedAt = async (cache: Cache, key: string) => {
+  const record = await cache.match(key);
+  return record ? Number(await record.text()) : 0;
+};
 
 /** A stored page, unless one of its tags was purged at or after the moment it was rendered. */
 export async function matchStored(url: URL, props: PageProps): Promise<Response | null> {
   const cache = defaultCache();
-  const stored = await cache.match(pageKey(url, props));
+  const [stored, lastPurge] = await Promise.all([cache.match(pageKey(url, props)), purgedAt(cache, LAST_PURGE_KEY)]);
   if (!stored) return null;
   const renderedAt = Number(stored.headers.get(RENDERED_AT_HEADER));
-  const purges = await Promise.all(tagsOf(stored).map((tag) => cache.match(purgeKey(tag))));
-  for (const purge of purges) {
-    if (purge && Number(await purge.text()) >= renderedAt) return null;
+  // Most hits end here: nothing was purged since the page was rendered. Else each of its tags is asked.
+  if (lastPurge >= renderedAt) {
+    const purges = await Promise.all(tagsOf(stored).map((tag) => purgedAt(cache, purgeKey(tag))));
+    if (purges.some((purge) => purge >= renderedAt)) return null;
   }
   const hit = new Response(stored.body, stored);
   hit.headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
@@ -147,15 +155,14 @@ export function storeIfShared(response: Response, url: URL, props: PageProps, ct
   return served;
 }
 
-/** Records the purge of each tag; matchStored turns away every entry rendered before it. */
+/** Records the purge of each tag, and that a purge happened; matchStored turns away every entry rendered before it. */
 export async function purgeStored(tags: string[]): Promise<void> {
   const now = String(Date.now());
-  await Promise.all(
-    tags.map((tag) =>
-      // Kept past the longest max age, after which no entry it could turn away is left.
-      defaultCache().put(purgeKey(tag), new Response(now, { headers: { "Cache-Control": `public, max-age=${ROBOTS_MAX_AGE_SECONDS}` } })),
-    ),
-  );
+  // Kept past the longest max age, after which no entry it could turn away is left.
+  const record = () => new Response(now, { headers: { "Cache-Control": `public, max-age=${ROBOTS_MAX_AGE_SECONDS}` } });
+  await Promise.all(tags.map((tag) => defaultCache().put(purgeKey(tag), record())));
+  // Written last: a hit that sees it also sees the tags' records.
+  await defaultCache().put(LAST_PURGE_KEY, record());
 }
 
 /**

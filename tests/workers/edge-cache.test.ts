@@ -173,17 +173,23 @@ describe("writes purge the pages that show them", () => {
     expect(visibleText(afterCancel.html)).toContain("Stock available: 4");
   });
 
-  it("a review purges its product's page", async () => {
+  it("a review purges its product's page and the grids, and no other product's page", async () => {
     const customer = await newCustomer("Edge Reviewer");
     const id = await insertProduct({ name: `Reviewed ${t}`, category: "Kids" });
-    await visit(`/product/${id}`);
-    expect((await visit(`/product/${id}`)).status).toBe("HIT");
+    // A page of another category, rendered after this product (so it shows it nowhere).
+    const bystander = await insertProduct({ name: `Bystander ${t}`, category: "Accessories" });
+    for (const path of [`/product/${id}`, `/product/${bystander}`, "/?category=Accessories"]) {
+      await visit(path);
+      expect((await visit(path)).status, path).toBe("HIT");
+    }
     const comment = `Fits well, edge ${t}`;
     const review = await call("/api/reviews", { method: "POST", headers: { ...customer.auth, "Content-Type": "application/json" }, body: JSON.stringify({ productId: id, rating: 4, comment }) });
     expect(review.status).toBe(201);
     const after = await visit(`/product/${id}`);
     expect(after.status).toBe("MISS");
     expect(after.html).toContain(comment);
+    expect((await visit("/?category=Accessories")).status).toBe("MISS");
+    expect((await visit(`/product/${bystander}`)).status).toBe("HIT");
   });
 
   it("a failed write changes nothing and the cached page stays", async () => {
