@@ -18,13 +18,12 @@ import { NavBar } from "./components/NavBar";
 import { isTheme, type Theme } from "./lib/constants";
 import { useNonce } from "./lib/nonce";
 import { readTheme } from "./lib/theme.server";
-import { countCartItems } from "./services/cart.server";
-import { getOptionalUser } from "./services/session.server";
+import { cartCountOf, getOptionalUser } from "./services/session.server";
 import type { Route } from "./+types/root";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
-  const cartCount = await countCartItems(context.db, user, request.headers.get("Cookie"));
+  const cartCount = await cartCountOf(request, context);
   return { user, cartCount, theme: readTheme(request) };
 }
 

@@ -35,15 +35,25 @@ export async function findUserById(db: Db, id: number): Promise<SessionUser | nu
  * The user a token belongs to, read from D1 each time so a deleted user or a changed role takes effect at once; and
  * only while the token's session version is the user's, so a logout or a new password ends it (one indexed read).
  */
-export async function findUserByToken(db: Db, token: string, secret: string): Promise<SessionUser | null> {
+/**
+ * The user a live token names, with the pairs in their cart: one statement, since every screen shows the cart's count
+ * beside the user (a D1 call costs as much CPU as a small page's rendering).
+ */
+export async function findSessionByToken(db: Db, token: string, secret: string): Promise<{ user: SessionUser; cartCount: number } | null> {
   const claims = await readToken(token, secret);
   if (!claims) return null;
-  const [user] = await db
-    .select(publicColumns)
+  const [row] = await db
+    .select({
+      ...publicColumns,
+      // Written out: Drizzle leaves the columns of a one-table select unqualified, and "id" would be cart_items' own.
+      cartCount: sql<number>`(SELECT coalesce(sum(cart_items.quantity), 0) FROM cart_items WHERE cart_items.user_id = users.id)`.mapWith(Number),
+    })
     .from(users)
     .where(and(eq(users.id, claims.userId), eq(users.sessionVersion, claims.sessionVersion)))
     .limit(1);
-  return user ?? null;
+  if (!row) return null;
+  const { cartCount, ...user } = row;
+  return { user, cartCount };
 }
 
 /**

@@ -3,14 +3,15 @@ import { redirect, type AppLoadContext } from "react-router";
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
 import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
-import { findUserByToken, type SessionUser } from "./auth.server";
-import { mergeIntoServerCart } from "./cart.server";
+import { findSessionByToken, type SessionUser } from "./auth.server";
+import { countCartItems, mergeIntoServerCart } from "./cart.server";
 import { TOKEN_LIFETIME_SECONDS } from "./token.server";
 
 // The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
 export const SESSION_COOKIE = "stride_session";
 
-export type SessionState = { user: SessionUser } | { user: null; reason: "none" | "invalid" };
+/** A live session carries the cart's count as it was when the session was read (see cartCountOf). */
+export type SessionState = { user: SessionUser; cartCount: number } | { user: null; reason: "none" | "invalid" };
 
 // A token that replaced the request's own during it (see renewSession): the loaders that run after an action read it.
 const renewedTokens = new WeakMap<AppLoadContext, string>();
@@ -33,8 +34,8 @@ export function getSession(request: Request, context: AppLoadContext): Promise<S
     session = (async () => {
       const token = readToken(request, context);
       if (!token) return { user: null, reason: "none" } as const;
-      const user = await findUserByToken(context.db, token, context.cloudflare.env.JWT_SECRET);
-      return user ? { user } : ({ user: null, reason: "invalid" } as const);
+      const session = await findSessionByToken(context.db, token, context.cloudflare.env.JWT_SECRET);
+      return session ?? ({ user: null, reason: "invalid" } as const);
     })();
     sessions.set(request, session);
   }
@@ -43,6 +44,16 @@ export function getSession(request: Request, context: AppLoadContext): Promise<S
 
 export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   return (await getSession(request, context)).user;
+}
+
+/**
+ * The pairs in the customer's or the visitor's cart, for the navigation bar: a customer's were read with the session.
+ * After an action, React Router runs the loaders with a request of their own, so the session (and the count) is read
+ * after the action's change (tests/workers/cart-screens.test.ts checks it).
+ */
+export async function cartCountOf(request: Request, context: AppLoadContext): Promise<number> {
+  const session = await getSession(request, context);
+  return session.user ? session.cartCount : countCartItems(context.db, null, request.headers.get("Cookie"));
 }
 
 /** Where a screen that needs a login sends the browser: the login page, with the way back. */

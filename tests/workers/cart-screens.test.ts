@@ -193,9 +193,13 @@ describe("POST /cart (quantity, remove, clear)", () => {
   it("intent=set changes a customer's saved line", async () => {
     await cartOk("DELETE", "/clear", customer.token);
     await cartOk("POST", `/add?productId=${large}`, customer.token);
+    expect((await call("/", { headers: { Cookie: customer.cookie } }).then((r) => r.text()))).toContain('aria-label="Cart, 1 item"');
     const response = await post({ intent: "set", productId: String(large), quantity: "4" }, customer.cookie);
     expect(response.status).toBe(200);
     expect(await cartRows(customer.id)).toEqual({ [large]: 4 });
+    // The page the form comes back to counts the cart after the change (the session was read before it).
+    expect(await response.text()).toContain('aria-label="Cart, 4 items"');
+    expect((await call("/", { headers: { Cookie: customer.cookie } }).then((r) => r.text()))).toContain('aria-label="Cart, 4 items"');
   });
 
   it("intent=set above stock is 409 'Cannot add more than available stock' and keeps the line", async () => {
