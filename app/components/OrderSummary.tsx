@@ -78,3 +78,24 @@ export function OrderHistory({ order }: { order: OrderView }) {
     </ol>
   );
 }
+
+/** Who placed an order and where it goes (the admin's list and order page): name, e-mail and phone as links, address. */
+export function OrderCustomer({ order }: { order: OrderView }) {
+  return (
+    <>
+      <p className="mt-1 font-medium">{order.customerName}</p>
+      <p className="break-all">
+        <a href={`mailto:${order.customerEmail}`} className="text-brand-700 hover:underline dark:text-brand-300">
+          {order.customerEmail}
+        </a>
+      </p>
+      <p>
+        <a href={`tel:${order.customerPhone.replace(/\s/g, "")}`} className="hover:underline">
+          {order.customerPhone}
+        </a>
+      </p>
+      <h3 className="mt-3 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Ship to</h3>
+      <p className="mt-1 whitespace-pre-line">{order.shippingAddress}</p>
+    </>
+  );
+}

@@ -15,7 +15,8 @@ export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const INVALID_CREDENTIALS = "Invalid email or password.";
 export const EMAIL_TAKEN = "Email is already registered";
 
-const publicColumns = {
+/** A user as screens and the API may show them: never the password's hash nor the session version. */
+export const publicColumns = {
   id: users.id,
   name: users.name,
   email: users.email,

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL, type SQLWrappe
 import type { OrderFilters } from "~/lib/schemas/backoffice";
 import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
 import type { OrderView } from "~/lib/schemas/order";
-import type { SessionUser } from "./auth.server";
+import { publicColumns, type SessionUser } from "./auth.server";
 import { type Db, schema } from "./db.server";
 import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type OrderRow } from "./orders.server";
 
@@ -216,15 +216,6 @@ export async function* ordersForExport(db: Db, filters: OrderFilters, chunk = EX
 
 // ------------------------------------------------------------------------------------------------ users
 
-const userColumns = {
-  id: users.id,
-  name: users.name,
-  email: users.email,
-  phone: users.phone,
-  address: users.address,
-  role: users.role,
-} as const;
-
 /** Users matching q: the name (ASCII case aside), the e-mail (stored lower-cased) or the phone, from its start. */
 function userSearch(q: string): SQL {
   const text = q.toLowerCase();
@@ -240,7 +231,7 @@ export async function listUsersPage(db: Db, filters: { q?: string }, page: numbe
   const count = filters.q ? countUpTo(db, users, where, limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
   const [rows, [counted]] = await db.batch([
     db
-      .select(userColumns)
+      .select(publicColumns)
       .from(users)
       .where(where)
       .orderBy(asc(users.id))
@@ -253,7 +244,7 @@ export async function listUsersPage(db: Db, filters: { q?: string }, page: numbe
 
 /** Every user matching q, in the order they joined (the API without page). */
 export async function listAllUsersMatching(db: Db, q: string | undefined): Promise<SessionUser[]> {
-  return db.select(userColumns).from(users).where(q ? userSearch(q) : undefined).orderBy(asc(users.id));
+  return db.select(publicColumns).from(users).where(q ? userSearch(q) : undefined).orderBy(asc(users.id));
 }
 
 /** Admins and customers, from the kept counts: the users page's summary line. */

@@ -1,75 +1,19 @@
-import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import * as schema from "../../drizzle/schema";
 import { BRANDS, insertProducts, insertSizes } from "../../scripts/lib/bench-catalogue";
 import type { CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category, Sort } from "~/lib/constants";
 import { listBrands } from "~/services/catalogue-filters.server";
 import { listProducts, PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
-import type { Db } from "~/services/db.server";
 import { relatedProducts } from "~/services/related-products.server";
 import { testEnv } from "./helpers";
+import { recordingDb, statementsOf } from "./plan-helpers";
 
 // The catalogue's queries on a large catalogue made as the bench makes it (scripts/lib/bench-catalogue.ts): the
 // statements the services really send (caught by Drizzle's logger), their EXPLAIN QUERY PLAN, and how many rows
 // D1 says each read (meta.rows_read). A filtered page must read about the page it shows, never the catalogue.
 
 const PRODUCTS = 100_000;
-
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
-let caught: Statement[] = [];
-
-/** D1 that notes every statement prepared and the values bound to it (Drizzle's logger misses those of a batch). */
-function recordingD1(d1: D1Database): D1Database {
-  return new Proxy(d1, {
-    get(target, property) {
-      if (property === "prepare") {
-        return (sql: string) => {
-          const entry: Statement = { sql, params: [] };
-          caught.push(entry);
-          const statement = target.prepare(sql);
-          return new Proxy(statement, {
-            get(inner, name) {
-              if (name === "bind") {
-                return (...params: unknown[]) => {
-                  entry.params = params;
-                  return inner.bind(...params);
-                };
-              }
-              const value = Reflect.get(inner, name, inner);
-              return typeof value === "function" ? value.bind(inner) : value;
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-const db = drizzle(recordingD1(testEnv.DB), { schema }) as unknown as Db;
-
-/** Runs `work` and returns the statements it sent, each with its plan and the rows it read when run again alone. */
-async function statementsOf(work: () => Promise<unknown>) {
-  caught = [];
-  await work();
-  const sent = caught;
-  return Promise.all(
-    sent.map(async ({ sql, params }) => {
-      const plan = await testEnv.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-        .bind(...params)
-        .all<{ detail: string }>();
-      const run = await testEnv.DB.prepare(sql)
-        .bind(...params)
-        .all();
-      return { sql, plan: plan.results.map((row) => row.detail), rowsRead: run.meta.rows_read };
-    }),
-  );
-}
 
 beforeAll(async () => {
   const statements = [];
@@ -78,7 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 
 const list = (category: Category | undefined, sort: Sort, filters: CatalogueFilters, page = 1) =>
-  statementsOf(() => listProducts(db, { category, sort, page, filters }, PRODUCT_CARD));
+  statementsOf(() => listProducts(recordingDb, { category, sort, page, filters }, PRODUCT_CARD));
 
 const BRAND = BRANDS[1];
 const RANGE = { minPrice: 10_000, maxPrice: 20_000 };
@@ -162,13 +106,13 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
     expect(expected.results.length).toBeGreaterThan(96);
     const seen: number[] = [];
     for (let page = 1; page <= 4; page++) {
-      const result = await listProducts(db, { category: "Gents", sort: "newest", page, filters: { minPrice: 40_200, maxPrice: 40_200 } }, PRODUCT_CARD);
+      const result = await listProducts(recordingDb, { category: "Gents", sort: "newest", page, filters: { minPrice: 40_200, maxPrice: 40_200 } }, PRODUCT_CARD);
       seen.push(...result.items.map((item) => item.id));
       expect(result.hasMore).toBe(seen.length < expected.results.length);
     }
     expect(seen).toEqual(expected.results.slice(0, seen.length).map((row) => row.id));
     const last = Math.ceil(expected.results.length / 24);
-    const end = await listProducts(db, { category: "Gents", sort: "newest", page: last, filters: { minPrice: 40_200, maxPrice: 40_200 } }, PRODUCT_CARD);
+    const end = await listProducts(recordingDb, { category: "Gents", sort: "newest", page: last, filters: { minPrice: 40_200, maxPrice: 40_200 } }, PRODUCT_CARD);
     expect(end.items.map((item) => item.id)).toEqual(expected.results.slice((last - 1) * 24).map((row) => row.id));
     expect(end.hasMore).toBe(false);
   });
@@ -180,7 +124,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
   });
 
   it("search with a brand walks the keyword's matches newest first in the FTS5 index, each product by its rowid", async () => {
-    const [statement] = await statementsOf(() => searchProducts(db, "runner", { pageSize: 24, filters: { brand: BRAND } }, PRODUCT_CARD));
+    const [statement] = await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, filters: { brand: BRAND } }, PRODUCT_CARD));
     expect(statement.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), statement.plan.join("\n")).toBe(true);
     expect(statement.plan.filter((line) => line === "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)")).toHaveLength(2);
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
@@ -188,7 +132,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
 
   it("the brands a filter offers come from catalogue_brands, never from the products", async () => {
     for (const category of ["Gents", undefined] as const) {
-      const [statement] = await statementsOf(() => listBrands(db, category));
+      const [statement] = await statementsOf(() => listBrands(recordingDb, category));
       expect(statement.sql).toContain("catalogue_brands");
       expect(statement.sql).not.toMatch(/from "products"/);
       expect(statement.rowsRead).toBeLessThanOrEqual(4 * BRANDS.length * 2);
@@ -196,7 +140,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
   });
 
   it("'You may also like' reads its four products from the in-stock index: five entries at most", async () => {
-    const [statement] = await statementsOf(() => relatedProducts(db, 5));
+    const [statement] = await statementsOf(() => relatedProducts(recordingDb, 5));
     expect(statement.plan).toContain("SEARCH products USING INDEX products_category_in_stock_release_idx (category=?)");
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
     expect(statement.rowsRead).toBeLessThanOrEqual(6);
@@ -250,14 +194,14 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
       expect(total).toBeLessThanOrEqual(2 * (500 + 4 * 25) + 4 * 200);
       console.log(`size ${label} over the whole catalogue, newest: ${total} rows read (${statements.map((st) => st.rowsRead).join(" + ")})`);
     }
-    const page = await listProducts(db, { sort: "newest", pageSize: 100, filters: { size: "EU 47" } }, PRODUCT_CARD);
+    const page = await listProducts(recordingDb, { sort: "newest", pageSize: 100, filters: { size: "EU 47" } }, PRODUCT_CARD);
     expect(page.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
     expect(page.hasMore).toBe(false);
-    expect((await listProducts(db, { category: "Kids", sort: "name", filters: { size: "EU 47" } }, PRODUCT_CARD)).items).toEqual([]);
+    expect((await listProducts(recordingDb, { category: "Kids", sort: "name", filters: { size: "EU 47" } }, PRODUCT_CARD)).items).toEqual([]);
   });
 
   it("the page holds only products with the size in stock", async () => {
-    const page = await listProducts(db, { category: "Kids", sort: "name", pageSize: 100, filters: { size: "EU 30" } }, PRODUCT_CARD);
+    const page = await listProducts(recordingDb, { category: "Kids", sort: "name", pageSize: 100, filters: { size: "EU 30" } }, PRODUCT_CARD);
     expect(page.items).toHaveLength(100);
     const ids = page.items.map((item) => item.id);
     const sizes = await testEnv.DB.prepare(`SELECT product_id, stock_quantity FROM product_sizes WHERE label = 'EU 30' AND product_id IN (${ids.join(",")})`).all<{ product_id: number; stock_quantity: number }>();
@@ -266,7 +210,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
   });
 
   it("search with a size checks the keyword's matches newest first, each in the index of sizes in stock", async () => {
-    const [statement] = await statementsOf(() => searchProducts(db, "runner", { pageSize: 24, filters: { size: "EU 43" } }, PRODUCT_CARD));
+    const [statement] = await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, filters: { size: "EU 43" } }, PRODUCT_CARD));
     expect(statement.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), statement.plan.join("\n")).toBe(true);
     expect(usesInStockLookup(statement.plan), statement.plan.join("\n")).toBe(true);
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);

@@ -1,6 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
 
-import * as schema from "../../drizzle/schema";
 import type { Db } from "~/services/db.server";
 import { testEnv } from "./helpers";
 
@@ -42,7 +41,7 @@ function recordingD1(d1: D1Database): D1Database {
   });
 }
 
-export const recordingDb = drizzle(recordingD1(testEnv.DB), { schema }) as unknown as Db;
+export const recordingDb = drizzle(recordingD1(testEnv.DB)) as Db;
 
 export interface PlannedStatement {
   sql: string;

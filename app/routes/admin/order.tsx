@@ -2,7 +2,7 @@ import { data, Link, useLoaderData } from "react-router";
 
 import { BankSlipViewer } from "~/components/BankSlipViewer";
 import { OrderEmails } from "~/components/OrderEmails";
-import { OrderHistory, OrderLines } from "~/components/OrderSummary";
+import { OrderCustomer, OrderHistory, OrderLines } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
@@ -80,19 +80,7 @@ export default function AdminOrderPage() {
             <h2 id="order-customer-heading" className="text-base font-semibold">
               Customer
             </h2>
-            <p className="mt-2 font-medium">{order.customerName}</p>
-            <p className="break-all">
-              <a href={`mailto:${order.customerEmail}`} className="text-brand-700 hover:underline dark:text-brand-300">
-                {order.customerEmail}
-              </a>
-            </p>
-            <p>
-              <a href={`tel:${order.customerPhone.replace(/\s/g, "")}`} className="hover:underline">
-                {order.customerPhone}
-              </a>
-            </p>
-            <h3 className="mt-3 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Ship to</h3>
-            <p className="mt-1 whitespace-pre-line">{order.shippingAddress}</p>
+            <OrderCustomer order={order} />
           </section>
           <section className="card p-5" aria-labelledby="order-history-heading" data-testid="status-history">
             <h2 id="order-history-heading" className="font-semibold">

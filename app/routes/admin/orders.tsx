@@ -6,7 +6,7 @@ import { z } from "zod";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
 import { FormAlert } from "~/components/Field";
 import { Modal } from "~/components/Modal";
-import { OrderHistory, SizeNote } from "~/components/OrderSummary";
+import { OrderCustomer, OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { Pagination } from "~/components/Pagination";
 import { ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
@@ -277,19 +277,7 @@ function OrderCard({ order, href }: { order: OrderView; href: ReturnType<typeof 
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)_auto] lg:gap-8">
         <section aria-label={`Customer of order #${order.id}`} className="min-w-0 text-sm">
           <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Customer</h3>
-          <p className="mt-1 font-medium">{order.customerName}</p>
-          <p className="break-all">
-            <a href={`mailto:${order.customerEmail}`} className="text-brand-700 hover:underline dark:text-brand-300">
-              {order.customerEmail}
-            </a>
-          </p>
-          <p>
-            <a href={`tel:${order.customerPhone.replace(/\s/g, "")}`} className="hover:underline">
-              {order.customerPhone}
-            </a>
-          </p>
-          <h3 className="mt-3 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Ship to</h3>
-          <p className="mt-1 whitespace-pre-line">{order.shippingAddress}</p>
+          <OrderCustomer order={order} />
         </section>
         <section aria-label={`Items of order #${order.id}`} className="min-w-0 text-sm">
           <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Items</h3>
