@@ -96,7 +96,7 @@ async function inspector() {
 }
 
 /** The package a frame's code comes from, or the app's source file (the build keeps module names in its chunks' names). */
-function origin_of(url: string): string {
+function sourceOf(url: string): string {
   if (!url) return "(runtime)";
   const name = url.split("/").pop() ?? url;
   return name.replace(/-[\w-]{8}\.js$/, ".js");
@@ -153,9 +153,9 @@ for (const path of paths) {
     const { functionName, url, lineNumber } = byNode.get(id)!.callFrame;
     if (functionName === "(idle)" || functionName === "(program)") continue;
     busyMs += ms;
-    const key = `${functionName || "(anonymous)"}  ${origin_of(url)}:${lineNumber + 1}`;
+    const key = `${functionName || "(anonymous)"}  ${sourceOf(url)}:${lineNumber + 1}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
-    byOrigin.set(origin_of(url), (byOrigin.get(origin_of(url)) ?? 0) + ms);
+    byOrigin.set(sourceOf(url), (byOrigin.get(sourceOf(url)) ?? 0) + ms);
   }
   // Total time: each sample counts once for every function on its stack (a recursive one once).
   const parentOf = new Map<number, number>();
@@ -165,7 +165,7 @@ for (const path of paths) {
     const onStack = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
       const { functionName, url, lineNumber } = byNode.get(at)!.callFrame;
-      if (functionName && functionName !== "(root)" && functionName !== "(idle)" && functionName !== "(program)") onStack.add(`${functionName}  ${origin_of(url)}:${lineNumber + 1}`);
+      if (functionName && functionName !== "(root)" && functionName !== "(idle)" && functionName !== "(program)") onStack.add(`${functionName}  ${sourceOf(url)}:${lineNumber + 1}`);
     }
     for (const key of onStack) totalByFunction.set(key, (totalByFunction.get(key) ?? 0) + ms);
   }

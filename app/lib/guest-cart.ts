@@ -28,6 +28,11 @@ export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
   }
 }
 
+/** The pairs in a visitor's cookie cart (a customer's are counted with the session: findSessionByToken). */
+export function guestCartCount(cookieHeader: string | null): number {
+  return readGuestCart(cookieHeader).reduce((total, line) => total + line.quantity, 0);
+}
+
 export function serializeGuestCart(lines: GuestCartLine[]): string {
   return JSON.stringify(lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity })));
 }

@@ -35,10 +35,8 @@ export async function findUserById(db: Db, id: number): Promise<SessionUser | nu
 /**
  * The user a token belongs to, read from D1 each time so a deleted user or a changed role takes effect at once; and
  * only while the token's session version is the user's, so a logout or a new password ends it (one indexed read).
- */
-/**
- * The user a live token names, with the pairs in their cart: one statement, since every screen shows the cart's count
- * beside the user (a D1 call costs as much CPU as a small page's rendering).
+ * With it, the pairs in their cart: every screen shows the count beside the user, and one statement costs less than
+ * two (a D1 call costs as much CPU as a small page's rendering).
  */
 export async function findSessionByToken(db: Db, token: string, secret: string): Promise<{ user: SessionUser; cartCount: number } | null> {
   const claims = await readToken(token, secret);

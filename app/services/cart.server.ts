@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, sum } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
 import { isPurchasable } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
@@ -6,7 +6,6 @@ import { GUEST_CART_MAX_LINES, readGuestCart, type GuestCartLine } from "~/lib/g
 import { conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { SizeView } from "~/lib/sizes";
-import type { SessionUser } from "./auth.server";
 import { findProductRow, imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
 import { type Db, schema } from "./db.server";
 import { chooseSize, loadSizes, sizeColumns } from "./sizes.server";
@@ -64,16 +63,6 @@ async function resolveGuestLines(db: Db, lines: GuestCartLine[]) {
 /** A visitor's cookie cart as lines; products and sizes that no longer exist are dropped. */
 export async function getGuestCart(db: Db, lines: GuestCartLine[]): Promise<CartLine[]> {
   return (await resolveGuestLines(db, lines)).map(({ product, size, quantity }) => toCartLine(product, size, quantity));
-}
-
-/** How many items the navigation bar's Cart shows: the server cart for a customer, the cookie cart for a visitor. */
-export async function countCartItems(db: Db, user: SessionUser | null, cookieHeader: string | null): Promise<number> {
-  if (!user) return readGuestCart(cookieHeader).reduce((total, line) => total + line.quantity, 0);
-  const [row] = await db
-    .select({ total: sum(cartItems.quantity).mapWith(Number) })
-    .from(cartItems)
-    .where(eq(cartItems.userId, user.id));
-  return row?.total ?? 0;
 }
 
 /** The product and the size a shopper adds: 404 for no product, 409 when it cannot be bought, 400 without a needed size. */

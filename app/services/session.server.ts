@@ -2,9 +2,9 @@ import { redirect, type AppLoadContext } from "react-router";
 
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
-import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
+import { guestCartCookie, guestCartCount, readGuestCart } from "~/lib/guest-cart";
 import { findSessionByToken, type SessionUser } from "./auth.server";
-import { countCartItems, mergeIntoServerCart } from "./cart.server";
+import { mergeIntoServerCart } from "./cart.server";
 import { TOKEN_LIFETIME_SECONDS } from "./token.server";
 
 // The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
@@ -53,7 +53,7 @@ export async function getOptionalUser(request: Request, context: AppLoadContext)
  */
 export async function cartCountOf(request: Request, context: AppLoadContext): Promise<number> {
   const session = await getSession(request, context);
-  return session.user ? session.cartCount : countCartItems(context.db, null, request.headers.get("Cookie"));
+  return session.user ? session.cartCount : guestCartCount(request.headers.get("Cookie"));
 }
 
 /** Where a screen that needs a login sends the browser: the login page, with the way back. */
