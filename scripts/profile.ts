@@ -4,11 +4,12 @@
 // leaves its catalogue there) with scripts/serve-build.ts and the inspector on, records a CPU profile over
 // PROFILE_REQUESTS requests of each path (after a warm-up), and prints the functions with the most self time, grouped by
 // the package (or app file) they come from. `PROFILE_AS=customer`
-// registers and logs in a new customer first, so the pages are rendered for them (never from the edge cache).
+// registers and logs in a new customer first, so the pages are rendered for them (never from the edge cache);
+// `PROFILE_LOGIN=email:password` logs in to an account the state already has.
 //
 //   STATE_DIR=.wrangler/state npm run profile -- / "/?category=Gents&size=EU+42"
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 import { ROOT } from "./lib/local-state";
@@ -57,15 +58,26 @@ await new Promise<void>((ready, fail) => {
 });
 const origin = `http://127.0.0.1:${PORT}`;
 
-/** A fresh customer's session cookie (registered and logged in through the API, as the bench does). */
+/**
+ * The session cookie of the account the pages are rendered for: PROFILE_LOGIN=email:password logs in to an existing
+ * account (an admin of the state, say); PROFILE_AS=customer registers a fresh customer first, as the bench does.
+ */
 async function sessionCookie(): Promise<string | undefined> {
-  if (!process.env.PROFILE_AS) return undefined;
-  if (process.env.PROFILE_AS !== "customer") throw new Error("PROFILE_AS can only be customer");
-  const account = { email: `profile-${Date.now()}@stride.test`, password: "Profile#12345" };
   const json = { "Content-Type": "application/json" };
-  const profile = { ...account, name: "Profile Shopper", address: "12 Galle Road, Colombo 03", phone: "0771234567" };
-  const registered = await fetch(`${origin}/api/auth/register`, { method: "POST", headers: json, body: JSON.stringify(profile) });
-  if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  let account: { email: string; password: string };
+  if (process.env.PROFILE_LOGIN) {
+    const [email, ...password] = process.env.PROFILE_LOGIN.split(":");
+    account = { email, password: password.join(":") };
+  } else if (process.env.PROFILE_AS === "customer") {
+    account = { email: `profile-${Date.now()}@stride.test`, password: "Profile#12345" };
+    const profile = { ...account, name: "Profile Shopper", address: "12 Galle Road, Colombo 03", phone: "0771234567" };
+    const registered = await fetch(`${origin}/api/auth/register`, { method: "POST", headers: json, body: JSON.stringify(profile) });
+    if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  } else if (process.env.PROFILE_AS) {
+    throw new Error("PROFILE_AS can only be customer (PROFILE_LOGIN=email:password for another account)");
+  } else {
+    return undefined;
+  }
   const login = await fetch(`${origin}/api/auth/login`, { method: "POST", headers: json, body: JSON.stringify(account) });
   const { token } = (await login.json()) as { token?: string };
   if (!token) throw new Error(`login: ${login.status}`);
@@ -142,6 +154,8 @@ for (const path of paths) {
   await client.send("Profiler.start");
   await load(path);
   const { profile } = await client.send<{ profile: CpuProfile }>("Profiler.stop");
+  // PROFILE_OUT=dir keeps each path's profile, to open in Chrome's DevTools (Performance, "Load profile").
+  if (process.env.PROFILE_OUT) writeFileSync(join(process.env.PROFILE_OUT, `${path.replace(/\W+/g, "_") || "root"}.cpuprofile`), JSON.stringify(profile));
 
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map<number, number>();
@@ -171,7 +185,7 @@ for (const path of paths) {
   }
   const perRequest = (ms: number) => (ms / REQUESTS).toFixed(3);
   console.log(
-    `\n${path}${cookie ? ` (as ${process.env.PROFILE_AS})` : ""}: ${REQUESTS} requests one at a time, ${plain.bytes} bytes each: ` +
+    `\n${path}${cookie ? ` (as ${process.env.PROFILE_LOGIN?.split(":")[0] ?? process.env.PROFILE_AS})` : ""}: ${REQUESTS} requests one at a time, ${plain.bytes} bytes each: ` +
       `${plain.wallMs.toFixed(2)} ms wall and ${plain.cpuMs.toFixed(2)} ms of workerd CPU a request unprofiled; ${perRequest(busyMs)} ms of JavaScript a request while profiled`,
   );
   console.log("  by file:");
