@@ -9,7 +9,7 @@
 // an entry rendered before its tags' last purge is a miss. Same headers, same tags, same rules.
 
 import { readCookie } from "../app/lib/cookies";
-import { GUEST_CART_COOKIE, readGuestCart } from "../app/lib/guest-cart";
+import { readGuestCart } from "../app/lib/guest-cart";
 import { THEME_COOKIE } from "../app/lib/theme.server";
 import { isTheme, DEFAULT_THEME, type Theme } from "../app/lib/constants";
 import { SESSION_COOKIE } from "../app/services/session.server";

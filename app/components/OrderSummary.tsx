@@ -79,7 +79,7 @@ export function OrderHistory({ order }: { order: OrderView }) {
   );
 }
 
-/** Who placed an order and where it goes (the admin's list and order page): name, e-mail and phone as links, address. */
+/** Who placed an order and where it goes (the admin's order page): name, e-mail and phone as links, address. */
 export function OrderCustomer({ order }: { order: OrderView }) {
   return (
     <>

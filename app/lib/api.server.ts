@@ -149,6 +149,8 @@ export function toErrorResponse(error: unknown): Response {
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 export interface ApiArgs {
   request: Request;
+  /** The request's URL as the route sees it (React Router's `url`: request.url of a fetcher's load has ".data"). */
+  url: URL;
   params: Record<string, string | undefined>;
   context: AppLoadContext;
 }
@@ -232,7 +234,7 @@ export function apiResource(prefix: string, table: ApiTable) {
     return { method, path: prefix + (path === "/" ? "" : path), definition };
   });
   const handle = async (args: ApiArgs): Promise<Response> => {
-    const url = new URL(args.request.url);
+    const { url } = args;
     const method = args.request.method === "HEAD" ? "GET" : args.request.method;
     const onPath = entries.flatMap((entry) => {
       const params = matchPath(entry.path, url.pathname);

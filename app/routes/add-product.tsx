@@ -7,13 +7,13 @@ import { createProduct } from "~/services/catalogue.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/add-product";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin(request, context, url);
   return null;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+export async function action({ request, context, url }: Route.ActionArgs) {
+  await requireAdmin(request, context, url);
   const form = await readProductForm(request);
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
   try {

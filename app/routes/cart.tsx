@@ -28,13 +28,13 @@ import { getOptionalUser, requireUser } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
   const lines = user ? await getServerCart(context.db, user.id) : await getGuestCart(context.db, readGuestCart(request.headers.get("Cookie")));
   const env = context.cloudflare.env;
   return {
     lines,
-    checkoutOpen: new URL(request.url).searchParams.has("checkout") && user !== null && lines.length > 0,
+    checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0,
     bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
   };
 }
@@ -42,12 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type CartActionData = { ok: boolean; message?: string; fieldErrors?: Record<string, string[]> };
 const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: error.message, fieldErrors: error.fieldErrors }, { status: error.status });
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
   try {
     // The cart's forms and the checkout (with its slip) post here: bounded by the slip's limit.
     const form = await readBoundedForm(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
     const intent = form.get("intent");
-    if (intent === "checkout") return await checkout(request, context, form);
+    if (intent === "checkout") return await checkout(args, form);
     const user = await getOptionalUser(request, context);
     const productId = Number(form.get("productId"));
     const sizeId = readSizeId(form);
@@ -71,8 +72,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart. */
-async function checkout(request: Request, context: Route.ActionArgs["context"], form: FormData) {
-  const user = await requireUser(request, context);
+async function checkout({ request, context, url }: Route.ActionArgs, form: FormData) {
+  const user = await requireUser(request, context, url);
   const customer = parseForm(form, checkoutCustomerSchema);
   if (!customer.ok) return data<CartActionData>({ ok: false, message: customer.message, fieldErrors: customer.fieldErrors }, { status: 400 });
   const slip = await readBankSlip(form.get("bankSlip"));

@@ -20,8 +20,7 @@ const SORT_LABELS: Record<Sort, string> = {
   name: "Name",
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
   // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
   const { query, problems } = readScreenQuery(listQuerySchema, url.searchParams);
   const { category, sort, size, brand, minPrice, maxPrice } = query ?? {};

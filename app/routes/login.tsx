@@ -14,17 +14,17 @@ export const handle = { hideNav: true };
 /** After a password reset (/login?reset=1). */
 const RESET_DONE_LOGIN = "Your password has been changed. Log in with your new password.";
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return redirectIfLoggedIn(request, context);
+export function loader({ request, context, url }: Route.LoaderArgs) {
+  return redirectIfLoggedIn(request, context, url);
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = parseForm(form, loginSchema);
   if (!parsed.ok) return data({ message: INVALID_CREDENTIALS, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
     const { token, user } = await login(context.db, parsed.data, context.cloudflare.env.JWT_SECRET);
-    return startSession(request, context, user.id, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+    return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
   } catch (error) {
     if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {} }, { status: error.status });
     throw error;

@@ -10,8 +10,8 @@ import { getOrder } from "~/services/orders.server";
 import { requireUser } from "~/services/session.server";
 import type { Route } from "./+types/order";
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+export async function loader({ request, params, context, url }: Route.LoaderArgs) {
+  const user = await requireUser(request, context, url);
   const id = routeId(params.id);
   try {
     return { order: await getOrder(context.db, id, user) };

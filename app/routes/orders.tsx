@@ -7,8 +7,8 @@ import { listCustomerOrders } from "~/services/orders.server";
 import { requireUser } from "~/services/session.server";
 import type { Route } from "./+types/orders";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const user = await requireUser(request, context, url);
   return { orders: await listCustomerOrders(context.db, user.id) };
 }
 

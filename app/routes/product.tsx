@@ -34,9 +34,8 @@ function reviewsShown(value: string | null): number {
   return Math.min(Math.max(asked, REVIEWS_STEP), REVIEWS_SHOWN_MAX);
 }
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const id = routeId(params.id);
-  const url = new URL(request.url);
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
   // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip. The pictures,
@@ -82,13 +81,13 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 
 const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, params, context, url }: Route.ActionArgs) {
   const id = routeId(params.id);
   const form = await readFormData(request);
   const intent = form.get("intent");
   if (isReviewIntent(intent)) return reviewAction(request, context, id, intent, form);
   if (intent !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
-  await requireAdmin(request, context);
+  await requireAdmin(request, context, url);
   try {
     await deleteProduct(context.db, context.cloudflare.env.BUCKET, id);
   } catch (error) {

@@ -15,12 +15,12 @@ export const handle = { hideNav: true };
 
 const UPDATE_FAILED = "Failed to update profile. Please try again.";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return { user: await requireUser(request, context) };
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  return { user: await requireUser(request, context, url) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = await requireUser(request, context, url);
   const parsed = parseForm(await readFormData(request), profileFormSchema);
   if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {

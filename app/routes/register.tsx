@@ -15,11 +15,11 @@ export const handle = { hideNav: true };
 
 const REGISTRATION_FAILED = "Registration failed. Please try again.";
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return redirectIfLoggedIn(request, context);
+export function loader({ request, context, url }: Route.LoaderArgs) {
+  return redirectIfLoggedIn(request, context, url);
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = parseForm(form, registerFormSchema);
   if (!parsed.ok) return data({ message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const user = await registerUser(context.db, parsed.data);
     // A new customer is logged in at once (a new row has the first session version).
     const token = await issueToken(user.id, INITIAL_SESSION_VERSION, context.cloudflare.env.JWT_SECRET);
-    return startSession(request, context, user.id, token, afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+    return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
   } catch (error) {
     if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {} }, { status: error.status });
     throw error;

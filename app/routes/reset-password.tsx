@@ -17,8 +17,8 @@ export const handle = { hideNav: true };
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token")?.trim() ?? "";
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token")?.trim() ?? "";
   const usable = token.length > 0 && token.length <= 200 && (await findUsableReset(context.db, token)) !== null;
   return data({ token: usable ? token : null }, { headers: NO_STORE });
 }

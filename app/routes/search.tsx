@@ -13,8 +13,7 @@ import type { Route } from "./+types/search";
 
 // The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript. The
 // filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's.
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
   const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
   const brands = await listBrands(context.db);

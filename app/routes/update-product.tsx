@@ -12,8 +12,8 @@ import type { Route } from "./+types/update-product";
 const UPDATE_FAILED = "Failed to update product. Please try again.";
 
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+export async function loader({ request, params, context, url }: Route.LoaderArgs) {
+  await requireAdmin(request, context, url);
   try {
     const id = routeId(params.id);
     const [product, sizes] = await Promise.all([getProduct(context.db, id), loadSizes(context.db, [id])]);
@@ -24,8 +24,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+export async function action({ request, params, context, url }: Route.ActionArgs) {
+  await requireAdmin(request, context, url);
   const id = routeId(params.id);
   const form = await readProductForm(request);
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });

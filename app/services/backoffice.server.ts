@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 
 import type { OrderFilters } from "~/lib/schemas/backoffice";
 import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
 import type { OrderView } from "~/lib/schemas/order";
 import { publicColumns, type SessionUser } from "./auth.server";
 import { type Db, schema } from "./db.server";
-import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type OrderRow } from "./orders.server";
+import { centsToRupees } from "~/lib/format";
+import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type HistoryRow, type ItemRow, type OrderIds, type OrderRow } from "./orders.server";
 
 // The back office's lists at scale (issue 16): a page of orders or users is read from an index (the ids first, from
 // the index alone, then only the rows shown), and its total comes from the counts the triggers of migrations/0013
@@ -115,20 +117,91 @@ function pageOf<T>(items: T[], counted: number, exact: boolean, limit: number, p
   return { items, total, totalExact, hasMore: page * pageSize < counted, page, pageSize };
 }
 
+type ReadQuery = BatchItem<"sqlite">;
+
 /**
- * One page of orders, newest first, with their lines and history. The page's ids come from the index its filters
- * need: (created_at) or (status, created_at) for a page of everything, of one status or of a date range, walked from
- * the newest, so the rows, lines and history of those ids are read in the same batch (each statement selects the ids
- * again: an index-only walk of one page). A search collects its matches from the search indexes and sorts them, so
- * its ids are read once, first, and the rest by those ids. Without q or dates the total is the kept count.
+ * What a page of orders reads for its ids (a subquery of the page's ids, or the ids a search found), and how their
+ * results, in the same order, make the page's items.
  */
-export async function listOrdersPage(
-  db: Db,
-  filters: OrderFilters,
-  page: number,
-  pageSize: number,
-  { history = true }: { history?: boolean } = {},
-): Promise<ListPage<OrderView>> {
+interface OrderPageShape<Item> {
+  statements: (db: Db, ids: OrderIds) => [ReadQuery, ...ReadQuery[]];
+  assemble: (results: unknown[]) => Item[];
+}
+
+const orderRowsOf = (db: Db, ids: OrderIds) => db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
+
+/** Whole orders, with their lines and history, as the API answers them. */
+export const ORDER_VIEWS: OrderPageShape<OrderView> = {
+  statements: (db, ids) => [orderRowsOf(db, ids), orderItemsOf(db, ids), orderHistoryOf(db, ids)],
+  assemble: ([rows, items, history]) => assembleOrderViews(rows as OrderRow[], items as ItemRow[], history as HistoryRow[]),
+};
+
+/** The lines of the orders named as a list or an export shows them: what, which size and how many. */
+const lineItemsOf = (db: Db, ids: OrderIds) =>
+  db
+    .select({ orderId: orderItems.orderId, productName: orderItems.productName, sizeLabel: orderItems.sizeLabel, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, ids))
+    .orderBy(asc(orderItems.id));
+type LineItem = Awaited<ReturnType<typeof lineItemsOf>>[number];
+
+function itemsByOrder(items: LineItem[]): Map<number, LineItem[]> {
+  const byOrder = new Map<number, LineItem[]>();
+  for (const item of items) byOrder.set(item.orderId, [...(byOrder.get(item.orderId) ?? []), item]);
+  return byOrder;
+}
+
+/** An order as the back office's list shows it, on one line: the order's own page (/admin/orders/{id}) has the rest. */
+export interface OrderLine {
+  id: number;
+  orderDate: string;
+  status: OrderView["status"];
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  totalAmount: number;
+  hasBankSlip: boolean;
+  bankSlipType: string | null;
+  items: Array<{ productName: string; sizeLabel: string; quantity: number }>;
+}
+
+const lineColumns = {
+  id: orders.id,
+  createdAt: orders.createdAt,
+  status: orders.status,
+  customerName: orders.customerName,
+  customerEmail: orders.customerEmail,
+  customerPhone: orders.customerPhone,
+  totalCents: orders.totalCents,
+  hasBankSlip: sql<boolean>`${orders.bankSlipKey} IS NOT NULL`.mapWith(Boolean),
+  bankSlipType: orders.bankSlipType,
+};
+const orderLinesOf = (db: Db, ids: OrderIds) => db.select(lineColumns).from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
+
+/** Orders as /admin/orders lists them (OrderLine): the columns and lines it shows, no address, prices or history. */
+export const ORDER_LINES: OrderPageShape<OrderLine> = {
+  statements: (db, ids) => [orderLinesOf(db, ids), lineItemsOf(db, ids)],
+  assemble: ([rows, items]) => {
+    const byOrder = itemsByOrder(items as LineItem[]);
+    return (rows as Awaited<ReturnType<typeof orderLinesOf>>).map(({ createdAt, totalCents, hasBankSlip, bankSlipType, ...row }) => ({
+      ...row,
+      orderDate: new Date(createdAt).toISOString(),
+      totalAmount: centsToRupees(totalCents),
+      hasBankSlip,
+      bankSlipType: hasBankSlip ? bankSlipType : null,
+      items: (byOrder.get(row.id) ?? []).map(({ productName, sizeLabel, quantity }) => ({ productName, sizeLabel, quantity })),
+    }));
+  },
+};
+
+/**
+ * One page of orders, newest first, in the shape asked for. The page's ids come from the index its filters need:
+ * (created_at) or (status, created_at) for a page of everything, of one status or of a date range, walked from the
+ * newest, so the shape's statements and the count go in one batch (each statement selects the ids again: an
+ * index-only walk of one page). A search collects its matches from the search indexes and sorts them, so its ids are
+ * read once, first, and the rest by those ids. Without q or dates the total is the kept count.
+ */
+export async function listOrdersPage<Item>(db: Db, filters: OrderFilters, page: number, pageSize: number, shape: OrderPageShape<Item>): Promise<ListPage<Item>> {
   const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
   const where = orderConditions(filters);
   const pageIds = db
@@ -143,23 +216,16 @@ export async function listOrdersPage(
   const count = countable
     ? db.select({ total: orderCounts.orderCount }).from(orderCounts).where(eq(orderCounts.status, filters.status ?? ""))
     : countUpTo(db, orders, where, limit);
-  // The history is left out where nothing shows it (the screen's cards): a fifth of the page's data, and a query.
-  const rowsOf = (ids: SQLWrapper | number[]) => db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
   if (filters.q) {
     const [found, [counted]] = await db.batch([pageIds, count]);
     const ids = found.map((row) => row.id);
     if (!ids.length) return pageOf([], counted?.total ?? 0, false, limit, page, size);
-    const [rows, items, entries] = history
-      ? await db.batch([rowsOf(ids), orderItemsOf(db, ids), orderHistoryOf(db, ids)])
-      : [...(await db.batch([rowsOf(ids), orderItemsOf(db, ids)])), []];
-    return pageOf(assembleOrderViews(rows, items, entries), counted?.total ?? 0, false, limit, page, size);
+    const results = await db.batch(shape.statements(db, ids));
+    return pageOf(shape.assemble(results), counted?.total ?? 0, false, limit, page, size);
   }
-  if (history) {
-    const [rows, items, entries, [counted]] = await db.batch([rowsOf(pageIds), orderItemsOf(db, pageIds), orderHistoryOf(db, pageIds), count]);
-    return pageOf(assembleOrderViews(rows, items, entries), counted?.total ?? 0, countable, limit, page, size);
-  }
-  const [rows, items, [counted]] = await db.batch([rowsOf(pageIds), orderItemsOf(db, pageIds), count]);
-  return pageOf(assembleOrderViews(rows, items, []), counted?.total ?? 0, countable, limit, page, size);
+  const results: unknown[] = await db.batch([...shape.statements(db, pageIds), count]);
+  const [counted] = results.pop() as Array<{ total: number }>;
+  return pageOf(shape.assemble(results), counted?.total ?? 0, countable, limit, page, size);
 }
 
 /** Every order of the filters, newest first (the API without page: API.md's answer). */
@@ -193,21 +259,11 @@ export async function* ordersForExport(db: Db, filters: OrderFilters, chunk = EX
       .where(and(where, after))
       .orderBy(...NEWEST_FIRST)
       .limit(chunk);
-    const [rows, items]: [OrderRow[], Array<{ orderId: number; productName: string; sizeLabel: string; quantity: number }>] = await db.batch([
-      db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST),
-      db
-        .select({ orderId: orderItems.orderId, productName: orderItems.productName, sizeLabel: orderItems.sizeLabel, quantity: orderItems.quantity })
-        .from(orderItems)
-        .where(inArray(orderItems.orderId, ids))
-        .orderBy(asc(orderItems.id)),
-    ]);
+    const [rows, items] = await db.batch([orderRowsOf(db, ids), lineItemsOf(db, ids)]);
     if (!rows.length) return;
-    const lines = new Map<number, string[]>();
-    for (const item of items) {
-      const line = `${item.quantity} × ${item.productName} (${item.sizeLabel})`;
-      lines.set(item.orderId, [...(lines.get(item.orderId) ?? []), line]);
-    }
-    yield rows.map((row) => ({ ...row, lines: (lines.get(row.id) ?? []).join("; ") }));
+    const byOrder = itemsByOrder(items);
+    const lines = (id: number) => (byOrder.get(id) ?? []).map((item) => `${item.quantity} × ${item.productName} (${item.sizeLabel})`).join("; ");
+    yield rows.map((row) => ({ ...row, lines: lines(row.id) }));
     if (rows.length < chunk) return;
     const last = rows[rows.length - 1];
     cursor = { createdAt: last.createdAt, id: last.id };

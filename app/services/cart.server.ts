@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
 import { isPurchasable } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
-import { GUEST_CART_MAX_LINES, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
+import { GUEST_CART_MAX_LINES, type GuestCartLine } from "~/lib/guest-cart";
 import { conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { SizeView } from "~/lib/sizes";

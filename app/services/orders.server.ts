@@ -175,7 +175,7 @@ async function explainFailedOrder(db: Db, error: unknown, lines: OrderLine[]): P
   return conflict("A product in your order is no longer available");
 }
 
-type OrderIds = number[] | SQLWrapper;
+export type OrderIds = number[] | SQLWrapper;
 
 /** The lines of the orders named (ids, or a subquery that selects them). */
 export const orderItemsOf = (db: Db, ids: OrderIds) => db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id));
@@ -199,8 +199,8 @@ function groupBy<T>(list: T[], key: (value: T) => number): Map<number, T[]> {
   return groups;
 }
 
-type ItemRow = Awaited<ReturnType<typeof orderItemsOf>>[number];
-type HistoryRow = Awaited<ReturnType<typeof orderHistoryOf>>[number];
+export type ItemRow = Awaited<ReturnType<typeof orderItemsOf>>[number];
+export type HistoryRow = Awaited<ReturnType<typeof orderHistoryOf>>[number];
 
 /** Order rows, their lines and their history as the API and the screens show orders. */
 export function assembleOrderViews(rows: OrderRow[], items: ItemRow[], history: HistoryRow[]): OrderView[] {

@@ -25,7 +25,8 @@ function readToken(request: Request, context: AppLoadContext): string | null {
   return readCookie(request.headers.get("Cookie"), SESSION_COOKIE);
 }
 
-// Several loaders of one navigation ask for the user; one D1 read per request is enough.
+// Several loaders of one navigation ask for the user; one D1 read per request is enough. Every loader of a request gets
+// the same Request (future.v8_passThroughRequests); after an action, React Router makes a new one for the loaders.
 const sessions = new WeakMap<Request, Promise<SessionState>>();
 
 export function getSession(request: Request, context: AppLoadContext): Promise<SessionState> {
@@ -56,23 +57,25 @@ export async function cartCountOf(request: Request, context: AppLoadContext): Pr
   return session.user ? session.cartCount : guestCartCount(request.headers.get("Cookie"));
 }
 
-/** Where a screen that needs a login sends the browser: the login page, with the way back. */
-export function loginRedirect(request: Request): Response {
-  const url = new URL(request.url);
+/**
+ * Where a screen that needs a login sends the browser: the login page, with the way back. `url` is the route's own
+ * (a loader's `url`), never request.url, which for a client navigation is the `.data` request's.
+ */
+export function loginRedirect(url: URL): Response {
   const back = url.pathname + url.search;
   return redirect(`/login?${new URLSearchParams({ redirect: back })}`);
 }
 
 /** Screens: no session goes to /login?redirect=<path>. */
-export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+export async function requireUser(request: Request, context: AppLoadContext, url: URL): Promise<SessionUser> {
   const user = await getOptionalUser(request, context);
-  if (!user) throw loginRedirect(request);
+  if (!user) throw loginRedirect(url);
   return user;
 }
 
 /** Screens: a visitor goes to the login page, a customer to /. */
-export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
-  const user = await requireUser(request, context);
+export async function requireAdmin(request: Request, context: AppLoadContext, url: URL): Promise<SessionUser> {
+  const user = await requireUser(request, context, url);
   if (user.role !== "ROLE_ADMIN") throw redirect("/");
   return user;
 }
@@ -131,9 +134,9 @@ export async function startSession(request: Request, context: AppLoadContext, us
 }
 
 /** /login and /register: someone already logged in goes on to where they were going. */
-export async function redirectIfLoggedIn(request: Request, context: AppLoadContext): Promise<null> {
+export async function redirectIfLoggedIn(request: Request, context: AppLoadContext, url: URL): Promise<null> {
   const user = await getOptionalUser(request, context);
-  if (user) throw redirect(afterLoginPath(user, new URL(request.url).searchParams.get("redirect")));
+  if (user) throw redirect(afterLoginPath(user, url.searchParams.get("redirect")));
   return null;
 }
 

@@ -92,6 +92,11 @@ describe("/admin/orders pages, in the URL", () => {
     const first = await screenHtml("/admin/orders", admin.cookie);
     expect(listed(first)).toEqual(all.slice(0, 20));
     expect(countLine(first)).toBe(`${all.length} orders`);
+    // Each order on one line, its items with their sizes (issue 14) and its total.
+    const bulk = all.find((id) => id !== placed.id);
+    const line = first.match(new RegExp(`data-order-id="${bulk}"[\\s\\S]*?</li>`))?.[0] ?? "";
+    expect(visibleText(line)).toContain("Harbour Runner (EU 42) × 2");
+    expect(visibleText(line)).toContain("LKR 12,500.00");
     expect(first).toMatch(/<a[^>]*rel="next"[^>]*href="\?page=2"|<a[^>]*href="\?page=2"[^>]*rel="next"/);
     const lastPage = Math.ceil(all.length / 20);
     expect(first).toContain(`href="?page=${lastPage}"`);

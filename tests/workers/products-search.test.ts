@@ -207,3 +207,16 @@ describe("search: bad keywords", () => {
     expect(await search("%".repeat(100))).toEqual([]);
   });
 });
+
+describe("the search box's suggestions: a fetcher's load of the API route", () => {
+  it("answers /api/products/search.data (as fetcher.load asks) with the endpoint's own results", async () => {
+    // React Router hands the request over as it came (future.v8_passThroughRequests): the API matches its endpoints on
+    // the route's URL, not on the ".data" one.
+    const response = await call(`/api/products/search.data?${new URLSearchParams({ keyword: "Zephyr", page: "1", pageSize: "6", _routes: "routes/api/products" })}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("X-Remix-Response")).toBe("yes");
+    const body = await response.text();
+    expect(body).toContain(fixtures.zephyr.name);
+    expect(body).not.toContain(fixtures.loafer.name);
+  });
+});

@@ -219,6 +219,16 @@ describe("profile screen", () => {
     expect(response.headers.get("Location")).toBe("/login?redirect=%2Fprofile");
   });
 
+  it("a client navigation (the .data request of /admin/orders?status=PENDING) is sent back with the screen's own path", async () => {
+    // Loaders get the request as it came (future.v8_passThroughRequests): the way back is the route's URL, never the
+    // data request's "/admin/orders.data?...".
+    const response = await call("/admin/orders.data?status=PENDING&_routes=routes%2Fadmin%2Forders");
+    expect(response.status).toBe(202);
+    const body = await response.text();
+    expect(body).toContain('"redirect","/login?redirect=%2Fadmin%2Forders%3Fstatus%3DPENDING"');
+    expect(body).not.toContain(".data");
+  });
+
   it("GET /profile with an invalid session cookie goes to the login page too", async () => {
     const response = await call("/profile", { headers: { Cookie: "stride_session=garbage" } });
     expect(response.status).toBe(302);

@@ -9,8 +9,8 @@ import { requireAdmin } from "~/services/session.server";
 import { getLowStockSizes, getStats, type LowStockSize } from "~/services/stats.server";
 import type { Route } from "./+types/dashboard";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context, url);
   try {
     // The dozen emptiest: enough to act on, and the dashboard stays a dashboard.
     const [stats, lowStock] = await Promise.all([getStats(context.db), getLowStockSizes(context.db, 12)]);

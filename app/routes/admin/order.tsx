@@ -14,8 +14,8 @@ import type { Route } from "./+types/order";
 // /admin/orders/{id}: one order on its own page (issue 16): its lines with sizes, the customer, the bank slip, the
 // status history and the e-mails sent about it. The status is changed in the orders screen's Manage dialog.
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
+export async function loader({ request, params, context, url }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context, url);
   const id = routeId(params.id);
   try {
     const [order, emails] = await Promise.all([getOrder(context.db, id, admin), listOrderMails(context.db, id)]);

@@ -12,13 +12,13 @@ import type { Route } from "./+types/orders-csv";
 
 export const CSV_HEADER = ["Order", "Placed (UTC)", "Status", "Customer", "E-mail", "Phone", "Shipping address", "Items", "Total (LKR)"] as const;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   // A screen's guard: a visitor goes to the login page, a customer to the shop.
-  await requireAdmin(request, context);
+  await requireAdmin(request, context, url);
   let filters;
   try {
     // The list's link always sends good filters; a hand-made URL with a bad one is told what is wrong, as the API does.
-    const { page: _page, pageSize: _pageSize, ...rest } = parseWith(adminOrderListQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    const { page: _page, pageSize: _pageSize, ...rest } = parseWith(adminOrderListQuerySchema, Object.fromEntries(url.searchParams));
     filters = rest;
   } catch (error) {
     if (error instanceof HttpError) return errorJson(error.status, error.message, error.fieldErrors);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
 import { FormAlert } from "~/components/Field";
 import { Modal } from "~/components/Modal";
-import { OrderCustomer, OrderHistory, SizeNote } from "~/components/OrderSummary";
+import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { Pagination } from "~/components/Pagination";
 import { ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
@@ -14,8 +14,9 @@ import { filterPillClass } from "~/lib/filter-pill";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
 import { readOrderListSearch, type OrderFilters } from "~/lib/schemas/backoffice";
+import { nameWithSize } from "~/lib/sizes";
 import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
-import { listOrdersPage } from "~/services/backoffice.server";
+import { listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
 import { changeOrderStatus, getOrder } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
 import { requireAdmin } from "~/services/session.server";
@@ -38,13 +39,13 @@ const statusFormSchema = z.object({
 });
 
 
-type Lookup = { id: number; order: OrderView | null; failed: boolean } | null;
+type Lookup<Order> = { id: number; order: Order | null; failed: boolean } | null;
 
 /**
  * The order a modal shows: from the list when it is there (the slip viewer), else read on its own (the Manage dialog,
- * which shows the history the list leaves out; or an order filtered out, or gone).
+ * which shows the lines and history the list leaves out; or an order filtered out, or gone).
  */
-async function lookUp(id: number | null, list: OrderView[] | null, read: (id: number) => Promise<OrderView>): Promise<Lookup> {
+async function lookUp<Order extends { id: number }>(id: number | null, list: Order[] | null, read: (id: number) => Promise<Order>): Promise<Lookup<Order>> {
   if (id === null) return null;
   const listed = list?.find((order) => order.id === id);
   if (listed) return { id, order: listed, failed: false };
@@ -57,21 +58,20 @@ async function lookUp(id: number | null, list: OrderView[] | null, read: (id: nu
   }
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
-  const url = new URL(request.url);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context, url);
   // A bad parameter is dropped (and named on the page), never a failure: see readOrderListSearch.
   const { filters, page, pageSize, dropped } = readOrderListSearch(url.searchParams);
-  let list: Awaited<ReturnType<typeof listOrdersPage>> | null = null;
+  let list: ListPage<OrderLine> | null = null;
   try {
-    // The cards show no history: the Manage dialog reads its order (with the history) on its own.
-    list = await listOrdersPage(context.db, filters, page, pageSize, { history: false });
+    // One line an order: the Manage dialog reads its order (with prices and history) on its own.
+    list = await listOrdersPage(context.db, filters, page, pageSize, ORDER_LINES);
   } catch (error) {
     console.error("Admin orders: listing the orders failed", error);
   }
   const orders = list?.items ?? null;
   const read = (id: number) => getOrder(context.db, id, admin);
-  const [manage, slip] = await Promise.all([lookUp(parseId(url.searchParams.get("manage")), null, read), lookUp(parseId(url.searchParams.get("slip")), orders, read)]);
+  const [manage, slip] = await Promise.all([lookUp(parseId(url.searchParams.get("manage")), null, read), lookUp<SlipOrder>(parseId(url.searchParams.get("slip")), orders, read)]);
   return {
     filters,
     status: filters.status ?? null,
@@ -84,8 +84,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context, url);
   const parsed = statusFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {
     return data({ kind: "error" as const, orderId: null, status: null, message: `${UPDATE_FAILED}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
@@ -259,46 +259,63 @@ function ItemList({ order }: { order: OrderView }) {
   );
 }
 
-function OrderCard({ order, href }: { order: OrderView; href: ReturnType<typeof useListHref> }) {
+/** What an order holds, on one line: "Trail Runner (EU 42) × 2, Leather Belt × 1". */
+function itemsSummary(items: OrderLine["items"]): string {
+  return items.map((item) => `${nameWithSize(item.productName, item.sizeLabel)} × ${item.quantity}`).join(", ");
+}
+
+/** An order on one line of the list: who, what, how much and where it stands, with what the admin does next. */
+function OrderLineItem({ order, href }: { order: OrderLine; href: ReturnType<typeof useListHref> }) {
   const headingId = `order-${order.id}-heading`;
+  const items = itemsSummary(order.items);
   return (
-    <li className="card overflow-hidden" data-testid="admin-order" data-order-id={order.id} data-status={order.status} aria-labelledby={headingId}>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-slate-200 bg-slate-50 px-4 py-3 dark:border-slate-800 dark:bg-slate-900/60 sm:px-5">
+    <li
+      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-2 px-4 py-3 sm:px-5 lg:grid-cols-[10.5rem_minmax(0,1.2fr)_minmax(0,1fr)_auto_6.5rem_auto]"
+      data-testid="admin-order"
+      data-order-id={order.id}
+      data-status={order.status}
+      aria-labelledby={headingId}
+    >
+      <div className="min-w-0">
         <h2 id={headingId} className="font-semibold">
           Order #{order.id}
         </h2>
-        <time dateTime={order.orderDate} className="text-sm text-slate-600 dark:text-slate-400">
+        <time dateTime={order.orderDate} className="block text-xs text-slate-600 dark:text-slate-400">
           {formatDateTime(order.orderDate)}
         </time>
-        <span className="ml-auto">
-          <StatusBadge status={order.status} />
-        </span>
       </div>
-      <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)_auto] lg:gap-8">
-        <section aria-label={`Customer of order #${order.id}`} className="min-w-0 text-sm">
-          <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Customer</h3>
-          <OrderCustomer order={order} />
-        </section>
-        <section aria-label={`Items of order #${order.id}`} className="min-w-0 text-sm">
-          <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Items</h3>
-          <ItemList order={order} />
-        </section>
-        {/* Each name starts with the words its link shows (WCAG 2.5.3), then the order it is for. */}
-        <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-row lg:flex-col lg:justify-start">
-          <Link to={href({ manage: order.id })} preventScrollReset className="btn-primary" aria-label={`Manage order #${order.id}`}>
-            Manage
+      <p className="col-span-2 min-w-0 text-sm lg:col-span-1" title={`${order.customerName}, ${order.customerEmail}, ${order.customerPhone}`}>
+        <span className="block truncate font-medium">{order.customerName}</span>
+        <span className="block truncate text-slate-600 dark:text-slate-400">
+          {order.customerEmail} · <span className="whitespace-nowrap">{order.customerPhone}</span>
+        </span>
+      </p>
+      <p className="col-span-2 line-clamp-2 min-w-0 text-sm lg:col-span-1" title={items}>
+        <span className="sr-only">Items: </span>
+        {items}
+      </p>
+      <p className="text-sm font-semibold tabular-nums whitespace-nowrap lg:text-right" data-testid="order-total">
+        {formatLkr(order.totalAmount)}
+      </p>
+      {/* Beside the number on a phone, in its own column on a wide screen. */}
+      <span className="col-start-2 row-start-1 justify-self-end lg:col-start-auto lg:row-start-auto lg:justify-self-center">
+        <StatusBadge status={order.status} />
+      </span>
+      {/* Each name starts with the words its link shows (WCAG 2.5.3), then the order it is for. */}
+      <div className="col-span-2 grid grid-cols-3 gap-2 lg:col-span-1 lg:flex">
+        <Link to={href({ manage: order.id })} preventScrollReset className="btn-primary px-3" aria-label={`Manage order #${order.id}`}>
+          Manage
+        </Link>
+        {order.hasBankSlip ? (
+          <Link to={href({ slip: order.id })} preventScrollReset className="btn-secondary px-3" aria-label={`View Slip of order #${order.id}`}>
+            View Slip
           </Link>
-          {order.hasBankSlip ? (
-            <Link to={href({ slip: order.id })} preventScrollReset className="btn-secondary" aria-label={`View Slip of order #${order.id}`}>
-              View Slip
-            </Link>
-          ) : (
-            <span className="inline-flex min-h-11 items-center justify-center px-2 text-sm text-slate-500 dark:text-slate-400">No bank slip</span>
-          )}
-          <Link to={`/admin/orders/${order.id}`} className="btn-secondary col-span-2 sm:col-span-1" aria-label={`Details of order #${order.id}`}>
-            Details
-          </Link>
-        </div>
+        ) : (
+          <span className="inline-flex min-h-11 items-center justify-center px-1 text-xs text-slate-500 dark:text-slate-400">No bank slip</span>
+        )}
+        <Link to={`/admin/orders/${order.id}`} className="btn-secondary px-3" aria-label={`Details of order #${order.id}`}>
+          Details
+        </Link>
       </div>
     </li>
   );
@@ -423,7 +440,10 @@ function ManageModal({
   );
 }
 
-function SlipModal({ lookup, closeTo, manageHref }: { lookup: NonNullable<Lookup>; closeTo: string; manageHref: string }) {
+/** What the slip viewer needs of an order: a line of the list has it. */
+type SlipOrder = Pick<OrderLine, "id" | "customerName" | "totalAmount" | "hasBankSlip" | "bankSlipType">;
+
+function SlipModal({ lookup, closeTo, manageHref }: { lookup: NonNullable<Lookup<SlipOrder>>; closeTo: string; manageHref: string }) {
   const { order } = lookup;
   const src = `/api/orders/${lookup.id}/bank-slip`;
   return (
@@ -487,7 +507,7 @@ export default function AdminOrdersPage() {
   pageSearch.delete("manage");
   pageSearch.delete("slip");
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← Dashboard
       </Link>
@@ -528,9 +548,9 @@ export default function AdminOrdersPage() {
                 : "No orders yet"}
         </p>
       ) : (
-        <ul className="mt-4 space-y-4" aria-label="Orders, newest first">
+        <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Orders, newest first">
           {orders.map((order) => (
-            <OrderCard key={order.id} order={order} href={href} />
+            <OrderLineItem key={order.id} order={order} href={href} />
           ))}
         </ul>
       )}

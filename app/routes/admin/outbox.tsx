@@ -33,9 +33,8 @@ function readState(value: string | null): MailState | null {
   return MAIL_STATES.includes(value as MailState) ? (value as MailState) : null;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
-  const url = new URL(request.url);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin(request, context, url);
   const page = readPage(url.searchParams.get("page"));
   const state = readState(url.searchParams.get("state"));
   const mode = context.cloudflare.env.MAIL_MODE === "send" ? ("send" as const) : ("keep" as const);

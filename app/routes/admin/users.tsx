@@ -8,10 +8,10 @@ import { listUsersPage, userRoleCounts } from "~/services/backoffice.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/users";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin(request, context, url);
   // A bad parameter is dropped (and named on the page), never a failure: see readUserListSearch.
-  const { filters, page, pageSize, dropped } = readUserListSearch(new URL(request.url).searchParams);
+  const { filters, page, pageSize, dropped } = readUserListSearch(url.searchParams);
   try {
     // The public columns only: a password hash never reaches the page.
     const [list, roles] = await Promise.all([listUsersPage(context.db, filters, page, pageSize), userRoleCounts(context.db)]);

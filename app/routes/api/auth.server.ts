@@ -130,10 +130,10 @@ export const authApi = apiResource("/api/auth", {
       401: errors[401],
       403: { description: "Not an admin" },
     },
-    handler: async ({ request, context, query }) => {
+    handler: async ({ url, context, query }) => {
       if (query.page === undefined && query.pageSize === undefined) return json(await listAllUsersMatching(context.db, query.q));
       const result = await listUsersPage(context.db, { q: query.q }, query.page ?? 1, query.pageSize ?? ADMIN_PAGE_SIZE);
-      return json(result.items, { headers: pageHeaders(request, result) });
+      return json(result.items, { headers: pageHeaders(url, result) });
     },
   }),
 });

@@ -4,7 +4,7 @@ import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } f
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { ADMIN_PAGE_SIZE, adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
 import { orderInputSchema, orderSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
-import { listAllOrdersMatching, listOrdersPage } from "~/services/backoffice.server";
+import { listAllOrdersMatching, listOrdersPage, ORDER_VIEWS } from "~/services/backoffice.server";
 import { changeOrderStatus, getBankSlip, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
 import { pageHeaders } from "./paging.server";
@@ -51,11 +51,11 @@ export const ordersApi = apiResource("/api/orders", {
       401: auth401,
       403: admin403,
     },
-    handler: async ({ request, context, query }) => {
+    handler: async ({ url, context, query }) => {
       const { page, pageSize, ...filters } = query;
       if (page === undefined && pageSize === undefined) return json(await listAllOrdersMatching(context.db, filters));
-      const result = await listOrdersPage(context.db, filters, page ?? 1, pageSize ?? ADMIN_PAGE_SIZE);
-      return json(result.items, { headers: pageHeaders(request, result) });
+      const result = await listOrdersPage(context.db, filters, page ?? 1, pageSize ?? ADMIN_PAGE_SIZE, ORDER_VIEWS);
+      return json(result.items, { headers: pageHeaders(url, result) });
     },
   }),
   "PUT /admin/{id}/status": endpoint({

@@ -1,17 +1,22 @@
 import type { ListPage } from "~/services/backoffice.server";
 
 /**
- * The headers of a page of a back office list: X-Total-Count when the total is exact (a search or a date range is
- * counted only so far, and a lower bound would mislead a client), and a Link to the next page while one follows, as
- * GET /api/products does.
+ * The headers of a page of a list: X-Total-Count when the total is known exactly (null when it is not counted, or
+ * counted only so far: a lower bound would mislead a client), and a Link to the same query one page on while one
+ * follows. `url` is the request's own (the endpoint's `url`).
  */
-export function pageHeaders(requestUrl: Request | string, page: ListPage<unknown>): Headers {
+export function pagingHeaders(url: URL, page: number, hasMore: boolean, exactTotal: number | null): Headers {
   const headers = new Headers();
-  if (page.totalExact) headers.set("X-Total-Count", String(page.total));
-  if (page.hasMore) {
-    const next = new URL(typeof requestUrl === "string" ? requestUrl : requestUrl.url);
-    next.searchParams.set("page", String(page.page + 1));
+  if (exactTotal !== null) headers.set("X-Total-Count", String(exactTotal));
+  if (hasMore) {
+    const next = new URL(url);
+    next.searchParams.set("page", String(page + 1));
     headers.set("Link", `<${next}>; rel="next"`);
   }
   return headers;
+}
+
+/** The paging headers of a page of a back office list (its total is exact, or a lower bound). */
+export function pageHeaders(url: URL, page: ListPage<unknown>): Headers {
+  return pagingHeaders(url, page.page, page.hasMore, page.totalExact ? page.total : null);
 }

@@ -86,13 +86,13 @@ export const productApi = apiResource("/api/product", {
       304: { description: "Not modified" },
       404: { description: "No such product or image" },
     },
-    handler: async ({ request, context, params }) => {
+    handler: async ({ request, context, params, url }) => {
       const image = await getProductImage(
         context.db,
         context.cloudflare.env.BUCKET,
         idParam(params.id, "Product"),
         request.headers.get("If-None-Match"),
-        new URL(request.url).searchParams.get("v"),
+        url.searchParams.get("v"),
       );
       return imageResponse(image);
     },
@@ -105,14 +105,14 @@ export const productApi = apiResource("/api/product", {
       304: { description: "Not modified" },
       404: { description: "No such product, or no picture n" },
     },
-    handler: async ({ request, context, params }) => {
+    handler: async ({ request, context, params, url }) => {
       const image = await getProductImageAt(
         context.db,
         context.cloudflare.env.BUCKET,
         idParam(params.id, "Product"),
         idParam(params.n, "Image"),
         request.headers.get("If-None-Match"),
-        new URL(request.url).searchParams.get("v"),
+        url.searchParams.get("v"),
       );
       return imageResponse(image);
     },

@@ -4,15 +4,9 @@ import { apiResource, endpoint, json } from "~/lib/api.server";
 import { apiProductSchema, listQuerySchema, searchQuerySchema } from "~/lib/schemas/product";
 import { listProducts, searchProducts, UNPAGED_LIMIT, WHOLE_PRODUCT } from "~/services/catalogue.server";
 import { withSizes } from "~/services/sizes.server";
+import { pagingHeaders } from "./paging.server";
 
 const products = { description: "Products, newest first, each with its sizes", schema: z.array(apiProductSchema) };
-
-/** The same query, one page on. */
-function nextPageUrl(requestUrl: string, page: number): string {
-  const url = new URL(requestUrl);
-  url.searchParams.set("page", String(page + 1));
-  return url.toString();
-}
 
 export const productsApi = apiResource("/api/products", {
   "GET /": endpoint({
@@ -20,7 +14,7 @@ export const productsApi = apiResource("/api/products", {
     auth: "none",
     query: listQuerySchema,
     responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad size (empty, over 20 characters, control characters), brand or price range (minPrice above maxPrice, negative, not a number)" } },
-    handler: async ({ context, query, request }) => {
+    handler: async ({ context, query, url }) => {
       const paged = query.page !== undefined;
       const result = await listProducts(
         context.db,
@@ -34,9 +28,7 @@ export const productsApi = apiResource("/api/products", {
         WHOLE_PRODUCT,
       );
       if (!paged) return json(await withSizes(context.db, result.items));
-      const headers = new Headers();
-      if (result.total !== null) headers.set("X-Total-Count", String(result.total));
-      if (result.hasMore) headers.set("Link", `<${nextPageUrl(request.url, result.page)}>; rel="next"`);
+      const headers = pagingHeaders(url, result.page, result.hasMore, result.total);
       return json(await withSizes(context.db, result.items), { headers });
     },
   }),
