@@ -9,7 +9,7 @@ import { activeFilterCount, FILTER_PARAMS, nonEmptyParams, withoutFilters } from
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
 import { filterSizes } from "~/lib/sizes";
-import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
+import { readScreenQuery } from "~/services/catalogue-filters.server";
 import { listProducts, PRODUCT_CARD } from "~/services/catalogue.server";
 import type { Route } from "./+types/home";
 
@@ -25,10 +25,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { query, problems } = readScreenQuery(listQuerySchema, url.searchParams);
   const { category, sort, size, brand, minPrice, maxPrice } = query ?? {};
   const filters = { size, brand, minPrice, maxPrice };
-  const [page, brands] = await Promise.all([
-    listProducts(context.db, { category, sort, page: query?.page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD),
-    listBrands(context.db, category),
-  ]);
+  const page = await listProducts(context.db, { category, sort, page: query?.page, pageSize: PAGE_SIZE, filters, withBrands: true }, PRODUCT_CARD);
   return {
     products: page.items,
     category: category ?? null,
@@ -40,7 +37,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     total: page.total,
     filters,
     sizes: filterSizes(category),
-    brands,
+    brands: page.brands ?? [],
     problems,
   };
 }

@@ -7,7 +7,7 @@ import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
 import { filterSizes } from "~/lib/sizes";
-import { listBrands, readScreenQuery } from "~/services/catalogue-filters.server";
+import { readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
 
@@ -16,11 +16,11 @@ import type { Route } from "./+types/search";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
   const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
-  const brands = await listBrands(context.db);
-  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, filters: {}, brands, problems };
+  // Without a keyword no filter is shown, so no brands are read.
+  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, filters: {}, brands: [] as string[], problems };
   const { keyword, page = 1, size, brand, minPrice, maxPrice } = query;
   const filters = { size, brand, minPrice, maxPrice };
-  const { items, hasMore } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters }, PRODUCT_CARD);
+  const { items, hasMore, brands = [] } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters, withBrands: true }, PRODUCT_CARD);
   return { keyword, products: items, page, hasMore, filters, brands, problems };
 }
 

@@ -111,14 +111,16 @@ export function keptTotal(db: Db, category: Category | undefined, filters: Catal
     .where(and(eq(catalogueBrands.brand, filters.brand), category ? eq(catalogueBrands.category, category) : undefined));
 }
 
-/** The brands a filter offers, A to Z: those of the category, or of the whole catalogue; read from catalogue_brands. */
-export async function listBrands(db: Db, category?: Category): Promise<string[]> {
-  const rows = await db
+/**
+ * The brands a filter offers, A to Z: those of the category, or of the whole catalogue; read from catalogue_brands.
+ * A statement, so a listing reads it in the batch of its own first statements (listProducts' `withBrands`).
+ */
+export function brandsQuery(db: Db, category?: Category) {
+  return db
     .selectDistinct({ brand: catalogueBrands.brand })
     .from(catalogueBrands)
     .where(category ? eq(catalogueBrands.category, category) : undefined)
     .orderBy(asc(catalogueBrands.brand));
-  return rows.map((row) => row.brand);
 }
 
 /** What a screen says when it sets part of the URL's filters aside. */

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 
@@ -9,7 +10,7 @@ import { badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE } from "~/lib/sizes";
-import { filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
+import { brandsQuery, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { type Db, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
@@ -112,6 +113,22 @@ export interface Page<T> {
   hasMore: boolean;
   page: number;
   pageSize: number;
+  /** The brands the listing's filter offers (its category's, A to Z), when asked for with `withBrands`. */
+  brands?: string[];
+}
+
+type ReadQuery = BatchItem<"sqlite">;
+
+/**
+ * The listing's first statements in one D1 batch, with the brands its filter offers when asked: a page and its filter
+ * cost one round trip. The results come in the order of `queries`.
+ */
+async function firstRead<Results extends unknown[]>(db: Db, queries: ReadQuery[], brandsOf: { category?: Category } | null): Promise<{ results: Results; brands?: string[] }> {
+  const batch = (brandsOf ? [...queries, brandsQuery(db, brandsOf.category)] : queries) as [ReadQuery, ...ReadQuery[]];
+  const results: unknown[] = await db.batch(batch);
+  if (!brandsOf) return { results: results as Results };
+  const brandRows = results.pop() as Array<{ brand: string }>;
+  return { results: results as Results, brands: brandRows.map((row) => row.brand) };
 }
 
 /**
@@ -119,7 +136,7 @@ export interface Page<T> {
  * size or a price range, the sort's index walked until the page is full, as far as a bound, then a sparse filter's
  * own index: see README "Filters at scale"), then only the rows shown are read. The total comes from the kept
  * totals, never from counting products; a listing they cannot count reads one id more, to tell whether another page
- * follows.
+ * follows. `withBrands` reads the brands the category's filter offers in the same round trip.
  */
 export async function listProducts<View>(
   db: Db,
@@ -129,25 +146,31 @@ export async function listProducts<View>(
     page = 1,
     pageSize = PAGE_SIZE,
     filters = {},
-  }: { category?: Category; sort?: Sort; page?: number; pageSize?: number; filters?: CatalogueFilters },
+    withBrands = false,
+  }: { category?: Category; sort?: Sort; page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean },
   shape: ProductShape<View>,
 ): Promise<Page<View>> {
+  type Rows = SelectResultFields<typeof shape.selection>[];
+  const brandsOf = withBrands ? { category } : null;
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
   const inCategory = category ? eq(products.category, category) : undefined;
   const pageOf = (ids: SQLWrapper) => db.select(shape.selection).from(products).where(inArray(products.id, ids)).orderBy(...ORDERS[sort]);
   const pageIdsOf = (where: SQL | undefined, limit: number) => db.select({ id: products.id }).from(products).where(where).orderBy(...ORDERS[sort]).limit(limit).offset(offset);
   if (isCountable(filters)) {
-    const [rows, [count]] = await db.batch([pageOf(pageIdsOf(and(inCategory, ...filterConditions(filters)), size)), keptTotal(db, category, filters)]);
+    const listing = [pageOf(pageIdsOf(and(inCategory, ...filterConditions(filters)), size)), keptTotal(db, category, filters)];
+    const { results, brands } = await firstRead<[Rows, Array<{ total: number }>]>(db, listing, brandsOf);
+    const [rows, [count]] = results;
     const total = count?.total ?? 0;
-    return { items: rows.map(shape.toView), total, hasMore: page * size < total, page, pageSize: size };
+    return { items: (rows as never[]).map(shape.toView), total, hasMore: page * size < total, page, pageSize: size, brands };
   }
-  const uncounted = (rows: SelectResultFields<typeof shape.selection>[]) => ({
+  const uncounted = (rows: Rows, brands: string[] | undefined) => ({
     items: (rows as never[]).slice(0, size).map(shape.toView),
     total: null,
     hasMore: rows.length > size,
     page,
     pageSize: size,
+    brands,
   });
   // Uncounted (a size or a price range): one id more than the page tells whether another page follows.
   // 1. Walk the sort's index, checking each product, but no further than a bound: the page is usually full long before.
@@ -162,8 +185,11 @@ export async function listProducts<View>(
     .as("walk");
   // The walk's rows come in the sort's order (a subquery with a LIMIT is run as a co-routine, read as it yields).
   const walked = db.select({ id: walk.id }).from(walk).where(and(...check)).limit(size + 1).offset(offset);
-  const rows = await pageOf(walked);
-  if (rows.length > size || check.length === 0) return uncounted(rows);
+  const {
+    results: [rows],
+    brands,
+  } = await firstRead<[Rows]>(db, [pageOf(walked)], brandsOf);
+  if (rows.length > size || check.length === 0) return uncounted(rows, brands);
   // 2. The walk came back short: the listing ends there, or the filters are sparse. A filter with few matches lists
   // them from its own index (all of them, then sorted); otherwise they are dense enough to walk for, unbounded.
   const selective = await selectiveFilter(db, category, filters);
@@ -173,7 +199,7 @@ export async function listProducts<View>(
       : selective === "size"
         ? [sizeMatches(filters.size!), ...filterConditions({ ...filters, size: undefined })]
         : filterConditions(filters, { sortedByPrice });
-  return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)));
+  return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)), brands);
 }
 
 /**
@@ -205,31 +231,32 @@ function caseSpellings(keyword: string): string[] {
 /**
  * Products whose name, brand or category contains the keyword, case-insensitive, newest first. Keywords of 3 or more
  * characters go through the FTS5 trigram index; shorter ones scan newest-first and stop as soon as the page is full.
- * Returns one more row than asked, so a caller can tell whether another page follows without counting every match.
+ * Reads one more row than asked, so a caller can tell whether another page follows without counting every match.
+ * `withBrands` reads the brands the filter offers (the whole catalogue's) in the same round trip.
  */
 export async function searchProducts<View>(
   db: Db,
   keyword: string,
-  { page = 1, pageSize = UNPAGED_LIMIT, filters = {} }: { page?: number; pageSize?: number; filters?: CatalogueFilters },
+  { page = 1, pageSize = UNPAGED_LIMIT, filters = {}, withBrands = false }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean },
   shape: ProductShape<View>,
-): Promise<{ items: View[]; hasMore: boolean }> {
+): Promise<{ items: View[]; hasMore: boolean; brands?: string[] }> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
   const filtered = filterConditions(filters);
-  let rows: Record<string, unknown>[];
+  let matching: ReadQuery;
   if ([...keyword].length >= TRIGRAM) {
     const phrase = `"${keyword.replace(/"/g, '""')}"`;
     // With filters, the matches are joined to their products and checked newest first until the page is full.
     const ids = filtered.length
       ? sql`SELECT products_fts.rowid FROM products_fts JOIN ${products} ON ${products.id} = products_fts.rowid WHERE products_fts MATCH ${phrase} AND ${and(...filtered)} ORDER BY products_fts.rowid DESC LIMIT ${size + 1} OFFSET ${offset}`
       : sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
-    rows = await db.select(shape.selection).from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
+    matching = db.select(shape.selection).from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
   } else {
     const matches = caseSpellings(keyword).flatMap((spelling) => {
       const pattern = containsPattern(spelling);
       return [products.name, products.brand, products.category].map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`);
     });
-    rows = await db
+    matching = db
       .select(shape.selection)
       .from(products)
       .where(and(sql`(${sql.join(matches, sql` OR `)})`, ...filtered))
@@ -237,7 +264,11 @@ export async function searchProducts<View>(
       .limit(size + 1)
       .offset(offset);
   }
-  return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size };
+  const {
+    results: [rows],
+    brands,
+  } = await firstRead<[Record<string, unknown>[]]>(db, [matching], withBrands ? {} : null);
+  return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size, brands };
 }
 
 export async function findProductRow(db: Db, id: number): Promise<ProductRow | null> {

@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BRANDS, insertProducts, insertSizes } from "../../scripts/lib/bench-catalogue";
 import type { CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category, Sort } from "~/lib/constants";
-import { listBrands } from "~/services/catalogue-filters.server";
 import { listProducts, PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import { relatedProducts } from "~/services/related-products.server";
 import { testEnv } from "./helpers";
@@ -130,13 +129,20 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
   });
 
-  it("the brands a filter offers come from catalogue_brands, never from the products", async () => {
+  it("the brands a filter offers come from catalogue_brands, never from the products, with the page they filter", async () => {
     for (const category of ["Gents", undefined] as const) {
-      const [statement] = await statementsOf(() => listBrands(recordingDb, category));
-      expect(statement.sql).toContain("catalogue_brands");
-      expect(statement.sql).not.toMatch(/from "products"/);
-      expect(statement.rowsRead).toBeLessThanOrEqual(4 * BRANDS.length * 2);
+      const page = await listProducts(recordingDb, { category, pageSize: 24, withBrands: true }, PRODUCT_CARD);
+      expect(page.brands).toEqual([...new Set(BRANDS)].sort());
+      const statements = await statementsOf(() => listProducts(recordingDb, { category, pageSize: 24, withBrands: true }, PRODUCT_CARD));
+      const brands = statements.at(-1)!;
+      expect(brands.sql).toContain("catalogue_brands");
+      expect(brands.sql).not.toMatch(/from "products"/);
+      expect(brands.rowsRead).toBeLessThanOrEqual(4 * BRANDS.length * 2);
     }
+    const sized = await statementsOf(() => listProducts(recordingDb, { category: "Kids", pageSize: 24, filters: { size: "EU 30" }, withBrands: true }, PRODUCT_CARD));
+    expect(sized.some((statement) => statement.sql.includes("catalogue_brands"))).toBe(true);
+    const searched = await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, withBrands: true }, PRODUCT_CARD));
+    expect(searched.at(-1)!.sql).toContain("catalogue_brands");
   });
 
   it("'You may also like' reads its four products from the in-stock index: five entries at most", async () => {
