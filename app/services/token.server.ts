@@ -5,7 +5,17 @@ export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 /** The session version of a user who never logged out nor changed a password (users.session_version's default). */
 export const INITIAL_SESSION_VERSION = 0;
 
-const keyFor = (secret: string) => new TextEncoder().encode(secret);
+// The HMAC key, imported once per secret for the isolate's life: importing it for every token cost each request as
+// much as checking the signature.
+const keys = new Map<string, Promise<CryptoKey>>();
+function keyFor(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 /** A token for the user at their current session version (claim `sv`): it dies when that version is bumped. */
 export async function issueToken(userId: number, sessionVersion: number, secret: string): Promise<string> {
@@ -14,7 +24,7 @@ export async function issueToken(userId: number, sessionVersion: number, secret:
     .setSubject(String(userId))
     .setIssuedAt()
     .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
-    .sign(keyFor(secret));
+    .sign(await keyFor(secret));
 }
 
 export interface TokenClaims {
@@ -29,7 +39,7 @@ export interface TokenClaims {
  */
 export async function readToken(token: string, secret: string): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, keyFor(secret), { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, await keyFor(secret), { algorithms: ["HS256"] });
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || userId <= 0) return null;
     const sessionVersion = payload.sv === undefined ? INITIAL_SESSION_VERSION : payload.sv;
