@@ -18,11 +18,12 @@ import { hasSizeChoice } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
-import { picturesQuery, toImageViews } from "~/services/product-images.server";
-import { relatedProducts } from "~/services/related-products.server";
-import { getProductReviews, mayDeleteReview, mayEditReview, type ReviewRecord } from "~/services/reviews.server";
+import { readTogether } from "~/services/db.server";
+import { picturesPlan, toImageViews } from "~/services/product-images.server";
+import { relatedProductsPlan } from "~/services/related-products.server";
+import { mayDeleteReview, mayEditReview, productReviewsPlan, type ReviewRecord } from "~/services/reviews.server";
 import { getOptionalUser, requireAdmin } from "~/services/session.server";
-import { loadSizes } from "~/services/sizes.server";
+import { sizesPlan } from "~/services/sizes.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
 
@@ -38,14 +39,14 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const id = routeId(params.id);
   const user = await getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
-  // The product, a page of reviews, the viewer's own review and the rating counts: one D1 round trip. The pictures,
-  // the sizes and "You may also like" (which reads the category itself) are read beside it, not after it.
-  const [page, pictures, sizes, related] = await Promise.all([
-    getProductReviews(context.db, id, { viewer: user, limit: shown }),
-    picturesQuery(context.db, id),
-    loadSizes(context.db, [id]),
-    relatedProducts(context.db, id),
-  ]);
+  // One D1 round trip after the session's: the product, a page of reviews, the viewer's own review, the rating counts,
+  // the pictures, the sizes and "You may also like" (which reads the category itself).
+  const { page, pictures, sizes, related } = await readTogether(context.db, {
+    page: productReviewsPlan(context.db, id, { viewer: user, limit: shown }),
+    pictures: picturesPlan(context.db, id),
+    sizes: sizesPlan(context.db, id),
+    related: relatedProductsPlan(context.db, id),
+  });
   if (!page) throw data(null, { status: 404 });
   const images = toImageViews(page.product, pictures);
   // ?image=n (1 for the first) is the picture shown, so the gallery works without JavaScript.
@@ -74,7 +75,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   };
   // The edge cache tags the page with every product it shows, so a change to any of them purges it.
   const headers = { "Cache-Tag": productPageTags(id, related.map((product) => product.id)) };
-  return data({ product: page.product, images, image, sizes: sizes.get(id) ?? [], reviews, related, origin: url.origin }, { headers });
+  return data({ product: page.product, images, image, sizes, reviews, related, origin: url.origin }, { headers });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;

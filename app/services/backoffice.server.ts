@@ -1,11 +1,10 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 
 import type { OrderFilters } from "~/lib/schemas/backoffice";
 import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
 import type { OrderView } from "~/lib/schemas/order";
 import { publicColumns, type SessionUser } from "./auth.server";
-import { type Db, schema } from "./db.server";
+import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { centsToRupees } from "~/lib/format";
 import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type HistoryRow, type ItemRow, type OrderIds, type OrderRow } from "./orders.server";
 
@@ -117,24 +116,16 @@ function pageOf<T>(items: T[], counted: number, exact: boolean, limit: number, p
   return { items, total, totalExact, hasMore: page * pageSize < counted, page, pageSize };
 }
 
-type ReadQuery = BatchItem<"sqlite">;
-
-/**
- * What a page of orders reads for its ids (a subquery of the page's ids, or the ids a search found), and how their
- * results, in the same order, make the page's items.
- */
-interface OrderPageShape<Item> {
-  statements: (db: Db, ids: OrderIds) => [ReadQuery, ...ReadQuery[]];
-  assemble: (results: unknown[]) => Item[];
-}
+/** What a page of orders reads for its ids (a subquery of the page's ids, or the ids a search found). */
+type OrderPageShape<Item> = (db: Db, ids: OrderIds) => ReadPlan<Item[]>;
 
 const orderRowsOf = (db: Db, ids: OrderIds) => db.select().from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
 
 /** Whole orders, with their lines and history, as the API answers them. */
-export const ORDER_VIEWS: OrderPageShape<OrderView> = {
-  statements: (db, ids) => [orderRowsOf(db, ids), orderItemsOf(db, ids), orderHistoryOf(db, ids)],
+export const ORDER_VIEWS: OrderPageShape<OrderView> = (db, ids) => ({
+  statements: [orderRowsOf(db, ids), orderItemsOf(db, ids), orderHistoryOf(db, ids)],
   assemble: ([rows, items, history]) => assembleOrderViews(rows as OrderRow[], items as ItemRow[], history as HistoryRow[]),
-};
+});
 
 /** The lines of the orders named as a list or an export shows them: what, which size and how many. */
 const lineItemsOf = (db: Db, ids: OrderIds) =>
@@ -179,8 +170,8 @@ const lineColumns = {
 const orderLinesOf = (db: Db, ids: OrderIds) => db.select(lineColumns).from(orders).where(inArray(orders.id, ids)).orderBy(...NEWEST_FIRST);
 
 /** Orders as /admin/orders lists them (OrderLine): the columns and lines it shows, no address, prices or history. */
-export const ORDER_LINES: OrderPageShape<OrderLine> = {
-  statements: (db, ids) => [orderLinesOf(db, ids), lineItemsOf(db, ids)],
+export const ORDER_LINES: OrderPageShape<OrderLine> = (db, ids) => ({
+  statements: [orderLinesOf(db, ids), lineItemsOf(db, ids)],
   assemble: ([rows, items]) => {
     const byOrder = itemsByOrder(items as LineItem[]);
     return (rows as Awaited<ReturnType<typeof orderLinesOf>>).map(({ createdAt, totalCents, hasBankSlip, bankSlipType, ...row }) => ({
@@ -192,7 +183,7 @@ export const ORDER_LINES: OrderPageShape<OrderLine> = {
       items: (byOrder.get(row.id) ?? []).map(({ productName, sizeLabel, quantity }) => ({ productName, sizeLabel, quantity })),
     }));
   },
-};
+});
 
 /**
  * One page of orders, newest first, in the shape asked for. The page's ids come from the index its filters need:
@@ -220,12 +211,12 @@ export async function listOrdersPage<Item>(db: Db, filters: OrderFilters, page: 
     const [found, [counted]] = await db.batch([pageIds, count]);
     const ids = found.map((row) => row.id);
     if (!ids.length) return pageOf([], counted?.total ?? 0, false, limit, page, size);
-    const results = await db.batch(shape.statements(db, ids));
-    return pageOf(shape.assemble(results), counted?.total ?? 0, false, limit, page, size);
+    const { items } = await readTogether(db, { items: shape(db, ids) });
+    return pageOf(items, counted?.total ?? 0, false, limit, page, size);
   }
-  const results: unknown[] = await db.batch([...shape.statements(db, pageIds), count]);
-  const [counted] = results.pop() as Array<{ total: number }>;
-  return pageOf(shape.assemble(results), counted?.total ?? 0, countable, limit, page, size);
+  const total: ReadPlan<number> = { statements: [count], assemble: ([rows]) => (rows as Array<{ total: number }>)[0]?.total ?? 0 };
+  const { items, counted } = await readTogether(db, { items: shape(db, pageIds), counted: total });
+  return pageOf(items, counted, countable, limit, page, size);
 }
 
 /** Every order of the filters, newest first (the API without page: API.md's answer). */

@@ -4,7 +4,7 @@ import { nonEmptyParams, type CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category } from "~/lib/constants";
 import { rupeesToCents } from "~/lib/format";
 import type { z } from "~/lib/zod";
-import { type Db, schema } from "./db.server";
+import { type Db, type ReadPlan, schema } from "./db.server";
 
 // The catalogue's filters in SQL: the conditions a page's id query adds, the total of a filtered listing when kept
 // totals give it, and the brands a filter offers. listProducts and searchProducts (catalogue.server.ts) use them.
@@ -113,14 +113,15 @@ export function keptTotal(db: Db, category: Category | undefined, filters: Catal
 
 /**
  * The brands a filter offers, A to Z: those of the category, or of the whole catalogue; read from catalogue_brands.
- * A statement, so a listing reads it in the batch of its own first statements (listProducts' `withBrands`).
+ * A plan, so a listing reads it in the batch of its own first statements (listProducts' `withBrands`).
  */
-export function brandsQuery(db: Db, category?: Category) {
-  return db
+export function brandsPlan(db: Db, category?: Category): ReadPlan<string[]> {
+  const brands = db
     .selectDistinct({ brand: catalogueBrands.brand })
     .from(catalogueBrands)
     .where(category ? eq(catalogueBrands.category, category) : undefined)
     .orderBy(asc(catalogueBrands.brand));
+  return { statements: [brands], assemble: ([rows]) => (rows as Array<{ brand: string }>).map((row) => row.brand) };
 }
 
 /** What a screen says when it sets part of the URL's filters aside. */

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 
@@ -10,8 +9,8 @@ import { badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE } from "~/lib/sizes";
-import { brandsQuery, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
-import { type Db, schema } from "./db.server";
+import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
+import { type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizeUpdates } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
 
@@ -117,18 +116,15 @@ export interface Page<T> {
   brands?: string[];
 }
 
-type ReadQuery = BatchItem<"sqlite">;
-
 /**
  * The listing's first statements in one D1 batch, with the brands its filter offers when asked: a page and its filter
  * cost one round trip. The results come in the order of `queries`.
  */
-async function firstRead<Results extends unknown[]>(db: Db, queries: ReadQuery[], brandsOf: { category?: Category } | null): Promise<{ results: Results; brands?: string[] }> {
-  const batch = (brandsOf ? [...queries, brandsQuery(db, brandsOf.category)] : queries) as [ReadQuery, ...ReadQuery[]];
-  const results: unknown[] = await db.batch(batch);
-  if (!brandsOf) return { results: results as Results };
-  const brandRows = results.pop() as Array<{ brand: string }>;
-  return { results: results as Results, brands: brandRows.map((row) => row.brand) };
+async function firstRead<Results extends unknown[]>(db: Db, queries: [ReadQuery, ...ReadQuery[]], brandsOf: { category?: Category } | null): Promise<{ results: Results; brands?: string[] }> {
+  const listing: ReadPlan<Results> = { statements: queries, assemble: (results) => results as Results };
+  if (!brandsOf) return { results: (await readTogether(db, { listing })).listing };
+  const { listing: results, brands } = await readTogether(db, { listing, brands: brandsPlan(db, brandsOf.category) });
+  return { results, brands };
 }
 
 /**
@@ -158,7 +154,7 @@ export async function listProducts<View>(
   const pageOf = (ids: SQLWrapper) => db.select(shape.selection).from(products).where(inArray(products.id, ids)).orderBy(...ORDERS[sort]);
   const pageIdsOf = (where: SQL | undefined, limit: number) => db.select({ id: products.id }).from(products).where(where).orderBy(...ORDERS[sort]).limit(limit).offset(offset);
   if (isCountable(filters)) {
-    const listing = [pageOf(pageIdsOf(and(inCategory, ...filterConditions(filters)), size)), keptTotal(db, category, filters)];
+    const listing: [ReadQuery, ReadQuery] = [pageOf(pageIdsOf(and(inCategory, ...filterConditions(filters)), size)), keptTotal(db, category, filters)];
     const { results, brands } = await firstRead<[Rows, Array<{ total: number }>]>(db, listing, brandsOf);
     const [rows, [count]] = results;
     const total = count?.total ?? 0;

@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 
 import * as schema from "../../drizzle/schema";
@@ -20,6 +21,33 @@ export function createDb(d1: D1Database): Db {
   return db;
 }
 export { schema };
+
+export type ReadQuery = BatchItem<"sqlite">;
+
+/**
+ * A read as statements and what their results make: so a page can send the reads of several services in one D1
+ * batch (readTogether) and each service still owns its queries and its view. `assemble` gets the results of its own
+ * statements, in their order (as db.batch answers them).
+ */
+export interface ReadPlan<T> {
+  statements: [ReadQuery, ...ReadQuery[]];
+  assemble: (results: unknown[]) => T;
+}
+
+/** Every plan's statements in one D1 batch (one round trip, one snapshot), and each plan's answer. */
+export async function readTogether<Plans extends Record<string, ReadPlan<unknown>>>(
+  db: Db,
+  plans: Plans,
+): Promise<{ [Name in keyof Plans]: Plans[Name] extends ReadPlan<infer T> ? T : never }> {
+  const named = Object.entries(plans);
+  const results: unknown[] = await db.batch(named.flatMap(([, plan]) => plan.statements) as [ReadQuery, ...ReadQuery[]]);
+  let next = 0;
+  const answers = named.map(([name, plan]) => {
+    const own = results.slice(next, (next += plan.statements.length));
+    return [name, plan.assemble(own)];
+  });
+  return Object.fromEntries(answers);
+}
 
 export type ConstraintFailure = "unique" | "check" | "foreign-key";
 

@@ -7,7 +7,7 @@ import type { UploadLimits, UploadedFile } from "~/lib/multipart.server";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX, pictureAlt } from "~/lib/product-images";
 import type { PicturesInput, ProductImageView } from "~/lib/schemas/product";
 import type { ImageUpload } from "./catalogue.server";
-import { type Db, constraintFailure, schema } from "./db.server";
+import { type Db, type ReadPlan, constraintFailure, schema } from "./db.server";
 
 // A product's pictures (up to 8, first to last): stored in R2 under products/{id}/{uuid}, listed in product_images.
 // The first one is mirrored into products.image_* by the triggers of migrations/0007.
@@ -30,6 +30,11 @@ export interface PictureChanges {
 
 export function picturesQuery(db: Db, productId: number) {
   return db.select().from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position));
+}
+
+/** A product's pictures in their order, as a plan (readTogether). */
+export function picturesPlan(db: Db, productId: number): ReadPlan<PictureRow[]> {
+  return { statements: [picturesQuery(db, productId)], assemble: ([rows]) => rows as PictureRow[] };
 }
 
 /** The pictures as the API and the screens show them: `n` in the URL is the place, the `v` the key, cached for good. */

@@ -2,7 +2,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 
 import type { ProductSummary } from "~/lib/schemas/product";
 import { PRODUCT_CARD } from "./catalogue.server";
-import { type Db, schema } from "./db.server";
+import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
 
 const { products } = schema;
 
@@ -19,13 +19,17 @@ const inStock = sql`(${products.stockQuantity} > 0 AND ${products.productAvailab
  * read in the same statement, so the page asks for these beside the product, not after it; the index gives the
  * order, so at most RELATED_COUNT + 1 entries are read. An unknown id gives [].
  */
-export async function relatedProducts(db: Db, productId: number): Promise<ProductSummary[]> {
+export function relatedProductsPlan(db: Db, productId: number): ReadPlan<ProductSummary[]> {
   const category = db.select({ category: products.category }).from(products).where(eq(products.id, productId));
-  const rows = await db
+  const related = db
     .select(PRODUCT_CARD.selection)
     .from(products)
     .where(and(eq(products.category, sql`(${category})`), ne(products.id, productId)))
     .orderBy(desc(inStock), desc(products.releaseDate), desc(products.id))
     .limit(RELATED_COUNT);
-  return rows.map(PRODUCT_CARD.toView);
+  return { statements: [related], assemble: ([rows]) => (rows as Record<string, unknown>[]).map(PRODUCT_CARD.toView) };
+}
+
+export async function relatedProducts(db: Db, productId: number): Promise<ProductSummary[]> {
+  return (await readTogether(db, { related: relatedProductsPlan(db, productId) })).related;
 }

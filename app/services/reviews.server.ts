@@ -5,7 +5,7 @@ import type { ProductView } from "~/lib/schemas/product";
 import { REVIEW_MESSAGES, type ReviewCreateInput, type ReviewUpdateInput, type ReviewView } from "~/lib/schemas/review";
 import type { SessionUser } from "./auth.server";
 import { PRODUCT_NOT_FOUND, toProductView } from "./catalogue.server";
-import { type Db, schema } from "./db.server";
+import { type Db, type ReadPlan, schema } from "./db.server";
 
 // Reviews: who may write, edit and delete them, and the product's rating kept in step. products.rating_count and
 // rating_total change in the same db.batch as the review itself (D1's batch is atomic), and every change to them is
@@ -122,13 +122,14 @@ export interface ProductReviews {
 }
 
 /**
- * The product page in one round trip: the product, the first `limit` reviews by others, the viewer's own review and
- * the count of each rating, as `viewer` may see them. Null when the product does not exist.
+ * The product page's product and reviews, as a plan for its one D1 batch (readTogether): the product, the first
+ * `limit` reviews by others, the viewer's own review and the count of each rating, as `viewer` may see them. Null
+ * when the product does not exist.
  */
-export async function getProductReviews(db: Db, productId: number, { viewer, limit }: { viewer: Viewer; limit: number }): Promise<ProductReviews | null> {
+export function productReviewsPlan(db: Db, productId: number, { viewer, limit }: { viewer: Viewer; limit: number }): ReadPlan<ProductReviews | null> {
   const viewerId = viewer?.id ?? null;
   const others = viewerId === null ? eq(reviews.productId, productId) : and(eq(reviews.productId, productId), ne(reviews.userId, viewerId));
-  const [productRows, rows, ownRows, counts] = await db.batch([
+  const statements = [
     db.select().from(products).where(eq(products.id, productId)).limit(1),
     selectReviews(db)
       .where(others)
@@ -138,13 +139,20 @@ export async function getProductReviews(db: Db, productId: number, { viewer, lim
       .where(and(eq(reviews.productId, productId), eq(reviews.userId, viewerId ?? 0)))
       .limit(1),
     db.select({ rating: reviews.rating, count: count() }).from(reviews).where(eq(reviews.productId, productId)).groupBy(reviews.rating),
-  ]);
-  if (!productRows.length) return null;
-  const product = toProductView(productRows[0]);
-  const own = ownRows.length ? toRecord(ownRows[0], viewer) : null;
-  const distribution: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
-  for (const row of counts) distribution[row.rating] = row.count;
-  return { product, reviews: rows.map((row) => toRecord(row, viewer)), othersTotal: Math.max(0, product.reviewCount - (own ? 1 : 0)), own, distribution };
+  ] as const;
+  type Results = { [Index in keyof typeof statements]: Awaited<(typeof statements)[Index]> };
+  return {
+    statements: [...statements],
+    assemble: (results) => {
+      const [productRows, rows, ownRows, counts] = results as unknown as Results;
+      if (!productRows.length) return null;
+      const product = toProductView(productRows[0]);
+      const own = ownRows.length ? toRecord(ownRows[0], viewer) : null;
+      const distribution: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+      for (const row of counts) distribution[row.rating] = row.count;
+      return { product, reviews: rows.map((row) => toRecord(row, viewer)), othersTotal: Math.max(0, product.reviewCount - (own ? 1 : 0)), own, distribution };
+    },
+  };
 }
 
 async function findReview(db: Db, id: number, viewer: Viewer): Promise<ReviewRecord | null> {

@@ -4,7 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { badRequest } from "~/lib/http";
 import { ONE_SIZE, SELECT_A_SIZE, UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
 import type { ProductInput } from "~/lib/schemas/product";
-import { type Db, schema } from "./db.server";
+import { type Db, type ReadPlan, schema } from "./db.server";
 
 const { productSizes } = schema;
 
@@ -22,6 +22,11 @@ export async function loadSizes(db: Db, productIds: number[]): Promise<Map<numbe
 
 /** The query for one product's sizes, for a caller that reads them in its own batch. */
 export const sizesOf = (db: Db, productId: number) => db.select(sizeColumns).from(productSizes).where(eq(productSizes.productId, productId)).orderBy(...inDisplayOrder);
+
+/** One product's sizes in display order, as a plan (readTogether). */
+export function sizesPlan(db: Db, productId: number): ReadPlan<SizeView[]> {
+  return { statements: [sizesOf(db, productId)], assemble: ([rows]) => (rows as Array<SizeView & { productId: number }>).map(toSizeView) };
+}
 
 export const toSizeView = ({ id, label, stockQuantity }: SizeView): SizeView => ({ id, label, stockQuantity });
 
