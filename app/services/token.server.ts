@@ -6,12 +6,13 @@ export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 export const INITIAL_SESSION_VERSION = 0;
 
 // The HMAC key, imported once per secret for the isolate's life: importing it for every token cost each request as
-// much as checking the signature.
-const keys = new Map<string, Promise<CryptoKey>>();
-function keyFor(secret: string): Promise<CryptoKey> {
+// much as checking the signature. The key is kept, not the promise of it: a promise made in one request and settled
+// while another awaits it is something the Workers runtime warns about (two first requests may both import; no harm).
+const keys = new Map<string, CryptoKey>();
+async function keyFor(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     keys.set(secret, key);
   }
   return key;
