@@ -71,6 +71,27 @@ describe("sizes of a product", () => {
     expect(listed.find((product) => product.id === created.id)?.sizes).toEqual(created.sizes);
   });
 
+  it("every list of the API carries each product's own sizes (read in the page's batch, or after it)", async () => {
+    const created = await shoe([1, 2, 0, 4]);
+    const other = await shoe([0, 0, 6, 0]);
+    const lists = [
+      "/api/products?page=1&pageSize=100",
+      "/api/products",
+      `/api/products?${new URLSearchParams({ size: "EU 40", page: "1", pageSize: "100" })}`, // uncounted: the walk's batch
+      `/api/products?${new URLSearchParams({ minPrice: "0", maxPrice: "1000000" })}`,
+      `/api/products/search?${new URLSearchParams({ keyword: `Sized Runner ${t}` })}`, // the trigram index's batch
+      `/api/products/search?${new URLSearchParams({ keyword: "Si" })}`, // a short keyword: read after
+    ];
+    for (const path of lists) {
+      const listed = (await (await call(path)).json()) as ApiProduct[];
+      const mine = listed.find((product) => product.id === created.id);
+      expect(mine?.sizes, path).toEqual(created.sizes);
+      const theirs = listed.find((product) => product.id === other.id);
+      if (theirs) expect(theirs.sizes, path).toEqual(other.sizes);
+      for (const product of listed) expect(product.sizes.length, `${path}: ${product.name}`).toBeGreaterThan(0);
+    }
+  });
+
   it("a product created without sizes (API.md's shape) has one 'One size' holding its stock", async () => {
     const created = await createProductApi(admin.token, { name: `Plain Belt ${t}`, category: "Accessories", stockQuantity: 7 });
     expect(created.sizes).toEqual([{ id: expect.any(Number), label: "One size", stockQuantity: 7 }]);

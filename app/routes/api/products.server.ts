@@ -24,12 +24,13 @@ export const productsApi = apiResource("/api/products", {
           page: query.page ?? 1,
           pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
           filters: { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice },
+          withSizes: true,
         },
         WHOLE_PRODUCT,
       );
-      if (!paged) return json(await withSizes(context.db, result.items));
-      const headers = pagingHeaders(url, result.page, result.hasMore, result.total);
-      return json(await withSizes(context.db, result.items), { headers });
+      const sized = await withSizes(context.db, result.items, result.sizes);
+      if (!paged) return json(sized);
+      return json(sized, { headers: pagingHeaders(url, result.page, result.hasMore, result.total) });
     },
   }),
   "GET /search": endpoint({
@@ -39,8 +40,8 @@ export const productsApi = apiResource("/api/products", {
     responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad size, brand or price range" } },
     handler: async ({ context, query }) => {
       const filters = { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
-      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters }, WHOLE_PRODUCT);
-      return json(await withSizes(context.db, items));
+      const { items, sizes } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters, withSizes: true }, WHOLE_PRODUCT);
+      return json(await withSizes(context.db, items, sizes));
     },
   }),
 });
