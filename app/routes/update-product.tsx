@@ -4,9 +4,8 @@ import { NotFoundPage } from "~/components/ErrorPage";
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
 import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
-import { getProduct, updateProduct } from "~/services/catalogue.server";
+import { getProductWithSizes, updateProduct } from "~/services/catalogue.server";
 import { requireAdmin } from "~/services/session.server";
-import { loadSizes } from "~/services/sizes.server";
 import type { Route } from "./+types/update-product";
 
 const UPDATE_FAILED = "Failed to update product. Please try again.";
@@ -16,8 +15,8 @@ export async function loader({ request, params, context, url }: Route.LoaderArgs
   await requireAdmin(request, context, url);
   try {
     const id = routeId(params.id);
-    const [product, sizes] = await Promise.all([getProduct(context.db, id), loadSizes(context.db, [id])]);
-    return { product, sizes: sizes.get(id) ?? [] };
+    const { sizes, ...product } = await getProductWithSizes(context.db, id);
+    return { product, sizes };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
     throw error;

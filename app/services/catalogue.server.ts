@@ -11,7 +11,7 @@ import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type 
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
-import { insertSizes, newProductSizes, sizesByProductPlan, sizeUpdates } from "./sizes.server";
+import { insertSizes, newProductSizes, sizesByProductPlan, sizesPlan, sizeUpdates } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
 
 const { products, productImages } = schema;
@@ -300,12 +300,31 @@ export async function findProductRow(db: Db, id: number): Promise<ProductRow | n
   return row ?? null;
 }
 
+/** The product with all its pictures (`images`) as a plan (readTogether); null when there is no such product. */
+function productPlan(db: Db, id: number): ReadPlan<ProductView | null> {
+  return {
+    statements: [db.select().from(products).where(eq(products.id, id)).limit(1), picturesQuery(db, id)],
+    assemble: ([rows, pictures]) => {
+      const [row] = rows as ProductRow[];
+      if (!row) return null;
+      const view = toProductView(row);
+      return { ...view, images: toImageViews(view, pictures as Parameters<typeof toImageViews>[1]) };
+    },
+  };
+}
+
 /** The product with all its pictures (`images`), one D1 round trip. */
 export async function getProduct(db: Db, id: number): Promise<ProductView> {
-  const [[row], pictures] = await db.batch([db.select().from(products).where(eq(products.id, id)).limit(1), picturesQuery(db, id)]);
-  if (!row) throw notFound(PRODUCT_NOT_FOUND);
-  const view = toProductView(row);
-  return { ...view, images: toImageViews(view, pictures) };
+  const { product } = await readTogether(db, { product: productPlan(db, id) });
+  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  return product;
+}
+
+/** The product with its pictures and its sizes (the API's product, the admin's form), one D1 round trip. */
+export async function getProductWithSizes(db: Db, id: number): Promise<ProductView & { sizes: SizeView[] }> {
+  const { product, sizes } = await readTogether(db, { product: productPlan(db, id), sizes: sizesPlan(db, id) });
+  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  return { ...product, sizes };
 }
 
 export interface ImageUpload {

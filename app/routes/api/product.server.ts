@@ -1,7 +1,7 @@
 import { apiResource, endpoint, idParam, json, parseJsonField } from "~/lib/api.server";
 import { readMultipartStream } from "~/lib/multipart.server";
 import { apiProductSchema, picturesInputSchema, productInputSchema } from "~/lib/schemas/product";
-import { createProduct, deleteProduct, getProduct, getProductImage, updateProduct } from "~/services/catalogue.server";
+import { createProduct, deleteProduct, getProductImage, getProductWithSizes, updateProduct } from "~/services/catalogue.server";
 import type { Db } from "~/services/db.server";
 import { PICTURE_UPLOAD_LIMITS, getProductImageAt, uploadedPictures, type ServedImage } from "~/services/product-images.server";
 import { withSizes } from "~/services/sizes.server";
@@ -55,7 +55,7 @@ export const productApi = apiResource("/api/product", {
     summary: "One product, with `images`: all its pictures, first to last",
     auth: "none",
     responses: { 200: { description: "The product", schema: apiProductSchema }, 404: { description: "No such product" } },
-    handler: async ({ context, params }) => json(await withItsSizes(context.db, await getProduct(context.db, idParam(params.id, "Product")))),
+    handler: async ({ context, params }) => json(await getProductWithSizes(context.db, idParam(params.id, "Product"))),
   }),
   "PUT /{id}": endpoint({
     summary:
