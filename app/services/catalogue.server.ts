@@ -11,7 +11,7 @@ import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type 
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
-import { insertSizes, newProductSizes, sizesByProductPlan, sizesPlan, sizeUpdates } from "./sizes.server";
+import { insertSizes, newProductSizes, sizesPlan, sizeUpdates } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
 
 const { products, productImages } = schema;
@@ -81,9 +81,9 @@ export function toProductView(row: ProductRow): ProductView {
 }
 
 /**
- * What a list reads of each product from D1, and what it makes of the row: the whole product (`WHOLE_PRODUCT`, the
- * API), or what a card shows (`PRODUCT_CARD`, the grid pages). Reading no descriptions or dates a card does not show
- * took about a twentieth off a grid page's server time.
+ * What a list reads of each product from D1, and what it makes of the row: the whole product with its sizes
+ * (`API_PRODUCT`, the API), or what a card shows (`PRODUCT_CARD`, the grid pages). Reading no descriptions or dates a
+ * card does not show took about a twentieth off a grid page's server time.
  */
 interface ProductShape<View> {
   /** The columns, widened: Drizzle cannot type a query over a selection that is itself a type parameter. */
@@ -95,7 +95,17 @@ function productShape<Columns extends SelectedFields, View>(columns: Columns, vi
   return { selection: columns, toView: (row) => view(row as SelectResultFields<Columns>) };
 }
 
-export const WHOLE_PRODUCT = productShape(getTableColumns(products), toProductView);
+/**
+ * The product's sizes in display order, as a JSON array in the product's own row: a list and its sizes are one
+ * statement (a second one by the page's ids would run the page's query, a search's full-text match included, twice).
+ * Raw SQL with products.id spelled out: Drizzle writes a one-table query's columns unqualified.
+ */
+const sizesJson = sql<string>`(SELECT json_group_array(json_object('id', s.id, 'label', s.label, 'stockQuantity', s.stock_quantity) ORDER BY s.position, s.id) FROM product_sizes s WHERE s.product_id = products.id)`;
+
+export const API_PRODUCT = productShape({ ...getTableColumns(products), sizesJson }, ({ sizesJson, ...row }) => ({
+  ...toProductView(row),
+  sizes: JSON.parse(sizesJson) as SizeView[],
+}));
 export const PRODUCT_CARD = productShape(CARD_COLUMNS, toProductSummary);
 
 const ORDERS: Record<Sort, SQL[]> = {
@@ -114,33 +124,17 @@ export interface Page<T> {
   pageSize: number;
   /** The brands the listing's filter offers (its category's, A to Z), when asked for with `withBrands`. */
   brands?: string[];
-  /** The sizes of the products shown, when asked for with `withSizes` and read in the page's own batch. */
-  sizes?: Map<number, SizeView[]>;
-}
-
-/** What a listing reads beside its page, when asked: the brands its filter offers, the sizes of the products shown. */
-interface Alongside {
-  brandsOf: { category?: Category } | null;
-  withSizes: boolean;
-}
-interface Beside {
-  brands?: string[];
-  sizes?: Map<number, SizeView[]>;
 }
 
 /**
- * The listing's first statements in one D1 batch, with what it reads beside them: a page, its filter's brands and its
- * products' sizes (by `ids`, the statement's own subquery of the page's ids; none without it) cost one round trip.
- * The results come in the order of `queries`.
+ * The listing's first statements in one D1 batch, with the brands its filter offers when asked: a page and its filter
+ * cost one round trip. The results come in the order of `queries`.
  */
-async function firstRead<Results extends unknown[]>(db: Db, queries: [ReadQuery, ...ReadQuery[]], ids: SQLWrapper | null, { brandsOf, withSizes }: Alongside): Promise<{ results: Results } & Beside> {
+async function firstRead<Results extends unknown[]>(db: Db, queries: [ReadQuery, ...ReadQuery[]], brandsOf: { category?: Category } | null): Promise<{ results: Results; brands?: string[] }> {
   const listing: ReadPlan<Results> = { statements: queries, assemble: (results) => results as Results };
-  const { listing: results, ...beside } = await readTogether(db, {
-    listing,
-    ...(brandsOf ? { brands: brandsPlan(db, brandsOf.category) } : {}),
-    ...(withSizes && ids ? { sizes: sizesByProductPlan(db, ids) } : {}),
-  });
-  return { results, ...(beside as Beside) };
+  if (!brandsOf) return { results: (await readTogether(db, { listing })).listing };
+  const { listing: results, brands } = await readTogether(db, { listing, brands: brandsPlan(db, brandsOf.category) });
+  return { results, brands };
 }
 
 /**
@@ -148,8 +142,7 @@ async function firstRead<Results extends unknown[]>(db: Db, queries: [ReadQuery,
  * size or a price range, the sort's index walked until the page is full, as far as a bound, then a sparse filter's
  * own index: see README "Filters at scale"), then only the rows shown are read. The total comes from the kept
  * totals, never from counting products; a listing they cannot count reads one id more, to tell whether another page
- * follows. `withBrands` reads the brands the category's filter offers in the same round trip, `withSizes` the sizes
- * of the products shown (the API's products carry them).
+ * follows. `withBrands` reads the brands the category's filter offers in the same round trip.
  */
 export async function listProducts<View>(
   db: Db,
@@ -160,31 +153,30 @@ export async function listProducts<View>(
     pageSize = PAGE_SIZE,
     filters = {},
     withBrands = false,
-    withSizes = false,
-  }: { category?: Category; sort?: Sort; page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean; withSizes?: boolean },
+  }: { category?: Category; sort?: Sort; page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean },
   shape: ProductShape<View>,
 ): Promise<Page<View>> {
   type Rows = SelectResultFields<typeof shape.selection>[];
-  const alongside = { brandsOf: withBrands ? { category } : null, withSizes };
+  const brandsOf = withBrands ? { category } : null;
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
   const inCategory = category ? eq(products.category, category) : undefined;
   const pageOf = (ids: SQLWrapper) => db.select(shape.selection).from(products).where(inArray(products.id, ids)).orderBy(...ORDERS[sort]);
   const pageIdsOf = (where: SQL | undefined, limit: number) => db.select({ id: products.id }).from(products).where(where).orderBy(...ORDERS[sort]).limit(limit).offset(offset);
   if (isCountable(filters)) {
-    const ids = pageIdsOf(and(inCategory, ...filterConditions(filters)), size);
-    const { results, ...beside } = await firstRead<[Rows, Array<{ total: number }>]>(db, [pageOf(ids), keptTotal(db, category, filters)], ids, alongside);
+    const listing: [ReadQuery, ReadQuery] = [pageOf(pageIdsOf(and(inCategory, ...filterConditions(filters)), size)), keptTotal(db, category, filters)];
+    const { results, brands } = await firstRead<[Rows, Array<{ total: number }>]>(db, listing, brandsOf);
     const [rows, [count]] = results;
     const total = count?.total ?? 0;
-    return { items: (rows as never[]).map(shape.toView), total, hasMore: page * size < total, page, pageSize: size, ...beside };
+    return { items: (rows as never[]).map(shape.toView), total, hasMore: page * size < total, page, pageSize: size, brands };
   }
-  const uncounted = (rows: Rows, beside: Beside) => ({
+  const uncounted = (rows: Rows, brands: string[] | undefined) => ({
     items: (rows as never[]).slice(0, size).map(shape.toView),
     total: null,
     hasMore: rows.length > size,
     page,
     pageSize: size,
-    ...beside,
+    brands,
   });
   // Uncounted (a size or a price range): one id more than the page tells whether another page follows.
   // 1. Walk the sort's index, checking each product, but no further than a bound: the page is usually full long before.
@@ -201,9 +193,9 @@ export async function listProducts<View>(
   const walked = db.select({ id: walk.id }).from(walk).where(and(...check)).limit(size + 1).offset(offset);
   const {
     results: [rows],
-    ...beside
-  } = await firstRead<[Rows]>(db, [pageOf(walked)], walked, alongside);
-  if (rows.length > size || check.length === 0) return uncounted(rows, beside);
+    brands,
+  } = await firstRead<[Rows]>(db, [pageOf(walked)], brandsOf);
+  if (rows.length > size || check.length === 0) return uncounted(rows, brands);
   // 2. The walk came back short: the listing ends there, or the filters are sparse. A filter with few matches lists
   // them from its own index (all of them, then sorted); otherwise they are dense enough to walk for, unbounded.
   const selective = await selectiveFilter(db, category, filters);
@@ -213,8 +205,7 @@ export async function listProducts<View>(
       : selective === "size"
         ? [sizeMatches(filters.size!), ...filterConditions({ ...filters, size: undefined })]
         : filterConditions(filters, { sortedByPrice });
-  // The sizes read beside the walk were of its products, not necessarily of these: the caller reads them.
-  return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)), { brands: beside.brands });
+  return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)), brands);
 }
 
 /**
@@ -247,8 +238,7 @@ function caseSpellings(keyword: string): string[] {
  * Products whose name, brand or category contains the keyword, case-insensitive, newest first. Keywords of 3 or more
  * characters go through the FTS5 trigram index; shorter ones scan newest-first and stop as soon as the page is full.
  * Reads one more row than asked, so a caller can tell whether another page follows without counting every match.
- * `withBrands` reads the brands the filter offers (the whole catalogue's) in the same round trip, `withSizes` the
- * sizes of the products found through the index (a short keyword's caller reads them).
+ * `withBrands` reads the brands the filter offers (the whole catalogue's) in the same round trip.
  */
 export async function searchProducts<View>(
   db: Db,
@@ -258,15 +248,13 @@ export async function searchProducts<View>(
     pageSize = UNPAGED_LIMIT,
     filters = {},
     withBrands = false,
-    withSizes = false,
-  }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean; withSizes?: boolean },
+  }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean },
   shape: ProductShape<View>,
-): Promise<{ items: View[]; hasMore: boolean } & Beside> {
+): Promise<{ items: View[]; hasMore: boolean; brands?: string[] }> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
   const filtered = filterConditions(filters);
   let matching: ReadQuery;
-  let matchingIds: SQLWrapper | null = null;
   if ([...keyword].length >= TRIGRAM) {
     const phrase = `"${keyword.replace(/"/g, '""')}"`;
     // With filters, the matches are joined to their products and checked newest first until the page is full.
@@ -274,7 +262,6 @@ export async function searchProducts<View>(
       ? sql`SELECT products_fts.rowid FROM products_fts JOIN ${products} ON ${products.id} = products_fts.rowid WHERE products_fts MATCH ${phrase} AND ${and(...filtered)} ORDER BY products_fts.rowid DESC LIMIT ${size + 1} OFFSET ${offset}`
       : sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
     matching = db.select(shape.selection).from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
-    matchingIds = sql`(${ids})`;
   } else {
     const matches = caseSpellings(keyword).flatMap((spelling) => {
       const pattern = containsPattern(spelling);
@@ -290,9 +277,9 @@ export async function searchProducts<View>(
   }
   const {
     results: [rows],
-    ...beside
-  } = await firstRead<[Record<string, unknown>[]]>(db, [matching], matchingIds, { brandsOf: withBrands ? {} : null, withSizes });
-  return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size, ...beside };
+    brands,
+  } = await firstRead<[Record<string, unknown>[]]>(db, [matching], withBrands ? {} : null);
+  return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size, brands };
 }
 
 export async function findProductRow(db: Db, id: number): Promise<ProductRow | null> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 
 import { badRequest } from "~/lib/http";
@@ -11,13 +11,13 @@ const { productSizes } = schema;
 export const sizeColumns = { id: productSizes.id, productId: productSizes.productId, label: productSizes.label, stockQuantity: productSizes.stockQuantity };
 const inDisplayOrder = [asc(productSizes.position), asc(productSizes.id)];
 
-/** The sizes of each product named (ids, or a subquery that selects them), in display order, as a plan (readTogether). */
-export function sizesByProductPlan(db: Db, productIds: number[] | SQLWrapper): ReadPlan<Map<number, SizeView[]>> {
+/** The sizes of each product named, in display order, as a plan (readTogether). */
+function sizesByProductPlan(db: Db, productIds: number[]): ReadPlan<Map<number, SizeView[]>> {
   const rows = db.select(sizeColumns).from(productSizes).where(inArray(productSizes.productId, productIds)).orderBy(...inDisplayOrder);
   return {
     statements: [rows],
     assemble: ([found]) => {
-      const byProduct = new Map<number, SizeView[]>(Array.isArray(productIds) ? productIds.map((id) => [id, []]) : []);
+      const byProduct = new Map<number, SizeView[]>(productIds.map((id) => [id, []]));
       for (const { productId, ...size } of found as Array<SizeView & { productId: number }>) {
         const sizes = byProduct.get(productId);
         if (sizes) sizes.push(size);
@@ -44,9 +44,9 @@ export function sizesPlan(db: Db, productId: number): ReadPlan<SizeView[]> {
 
 export const toSizeView = ({ id, label, stockQuantity }: SizeView): SizeView => ({ id, label, stockQuantity });
 
-/** Products as the API gives them: each with its sizes (read now, unless the listing read them in its own batch). */
-export async function withSizes<T extends { id: number }>(db: Db, views: T[], read?: Map<number, SizeView[]>): Promise<(T & { sizes: SizeView[] })[]> {
-  const sizes = read ?? (await loadSizes(db, views.map((view) => view.id)));
+/** Products as the API gives them: each with its sizes. */
+export async function withSizes<T extends { id: number }>(db: Db, views: T[]): Promise<(T & { sizes: SizeView[] })[]> {
+  const sizes = await loadSizes(db, views.map((view) => view.id));
   return views.map((view) => ({ ...view, sizes: sizes.get(view.id) ?? [] }));
 }
 

@@ -71,16 +71,16 @@ describe("sizes of a product", () => {
     expect(listed.find((product) => product.id === created.id)?.sizes).toEqual(created.sizes);
   });
 
-  it("every list of the API carries each product's own sizes (read in the page's batch, or after it)", async () => {
+  it("every list of the API carries each product's own sizes, in display order (a JSON array in its own row)", async () => {
     const created = await shoe([1, 2, 0, 4]);
     const other = await shoe([0, 0, 6, 0]);
     const lists = [
       "/api/products?page=1&pageSize=100",
       "/api/products",
-      `/api/products?${new URLSearchParams({ size: "EU 40", page: "1", pageSize: "100" })}`, // uncounted: the walk's batch
+      `/api/products?${new URLSearchParams({ size: "EU 40", page: "1", pageSize: "100" })}`, // uncounted: the walk
       `/api/products?${new URLSearchParams({ minPrice: "0", maxPrice: "1000000" })}`,
-      `/api/products/search?${new URLSearchParams({ keyword: `Sized Runner ${t}` })}`, // the trigram index's batch
-      `/api/products/search?${new URLSearchParams({ keyword: "Si" })}`, // a short keyword: read after
+      `/api/products/search?${new URLSearchParams({ keyword: `Sized Runner ${t}` })}`, // the trigram index
+      `/api/products/search?${new URLSearchParams({ keyword: "Si" })}`, // a short keyword: the LIKE scan
     ];
     for (const path of lists) {
       const listed = (await (await call(path)).json()) as ApiProduct[];

@@ -2,8 +2,7 @@ import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
 import { apiProductSchema, listQuerySchema, searchQuerySchema } from "~/lib/schemas/product";
-import { listProducts, searchProducts, UNPAGED_LIMIT, WHOLE_PRODUCT } from "~/services/catalogue.server";
-import { withSizes } from "~/services/sizes.server";
+import { API_PRODUCT, listProducts, searchProducts, UNPAGED_LIMIT } from "~/services/catalogue.server";
 import { pagingHeaders } from "./paging.server";
 
 const products = { description: "Products, newest first, each with its sizes", schema: z.array(apiProductSchema) };
@@ -24,13 +23,11 @@ export const productsApi = apiResource("/api/products", {
           page: query.page ?? 1,
           pageSize: query.pageSize ?? (paged ? undefined : UNPAGED_LIMIT),
           filters: { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice },
-          withSizes: true,
         },
-        WHOLE_PRODUCT,
+        API_PRODUCT,
       );
-      const sized = await withSizes(context.db, result.items, result.sizes);
-      if (!paged) return json(sized);
-      return json(sized, { headers: pagingHeaders(url, result.page, result.hasMore, result.total) });
+      if (!paged) return json(result.items);
+      return json(result.items, { headers: pagingHeaders(url, result.page, result.hasMore, result.total) });
     },
   }),
   "GET /search": endpoint({
@@ -40,8 +37,8 @@ export const productsApi = apiResource("/api/products", {
     responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad size, brand or price range" } },
     handler: async ({ context, query }) => {
       const filters = { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
-      const { items, sizes } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters, withSizes: true }, WHOLE_PRODUCT);
-      return json(await withSizes(context.db, items, sizes));
+      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters }, API_PRODUCT);
+      return json(items);
     },
   }),
 });
