@@ -2,7 +2,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 
 import type { ProductSummary } from "~/lib/schemas/product";
 import { PRODUCT_CARD } from "./catalogue.server";
-import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
+import { type Db, type ReadPlan, schema } from "./db.server";
 
 const { products } = schema;
 
@@ -30,6 +30,3 @@ export function relatedProductsPlan(db: Db, productId: number): ReadPlan<Product
   return { statements: [related], assemble: ([rows]) => (rows as Record<string, unknown>[]).map(PRODUCT_CARD.toView) };
 }
 
-export async function relatedProducts(db: Db, productId: number): Promise<ProductSummary[]> {
-  return (await readTogether(db, { related: relatedProductsPlan(db, productId) })).related;
-}

@@ -4,34 +4,20 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { badRequest } from "~/lib/http";
 import { ONE_SIZE, SELECT_A_SIZE, UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
 import type { ProductInput } from "~/lib/schemas/product";
-import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
+import { type Db, type ReadPlan, schema } from "./db.server";
 
 const { productSizes } = schema;
 
 export const sizeColumns = { id: productSizes.id, productId: productSizes.productId, label: productSizes.label, stockQuantity: productSizes.stockQuantity };
 const inDisplayOrder = [asc(productSizes.position), asc(productSizes.id)];
 
-/** The sizes of each product named, in display order, as a plan (readTogether). */
-function sizesByProductPlan(db: Db, productIds: number[]): ReadPlan<Map<number, SizeView[]>> {
-  const rows = db.select(sizeColumns).from(productSizes).where(inArray(productSizes.productId, productIds)).orderBy(...inDisplayOrder);
-  return {
-    statements: [rows],
-    assemble: ([found]) => {
-      const byProduct = new Map<number, SizeView[]>(productIds.map((id) => [id, []]));
-      for (const { productId, ...size } of found as Array<SizeView & { productId: number }>) {
-        const sizes = byProduct.get(productId);
-        if (sizes) sizes.push(size);
-        else byProduct.set(productId, [size]);
-      }
-      return byProduct;
-    },
-  };
-}
-
 /** The sizes of each product, in display order. */
 export async function loadSizes(db: Db, productIds: number[]): Promise<Map<number, SizeView[]>> {
-  if (!productIds.length) return new Map();
-  return (await readTogether(db, { sizes: sizesByProductPlan(db, productIds) })).sizes;
+  const bySize = new Map<number, SizeView[]>(productIds.map((id) => [id, []]));
+  if (!productIds.length) return bySize;
+  const rows = await db.select(sizeColumns).from(productSizes).where(inArray(productSizes.productId, productIds)).orderBy(...inDisplayOrder);
+  for (const { productId, ...size } of rows) bySize.get(productId)?.push(size);
+  return bySize;
 }
 
 /** The query for one product's sizes, for a caller that reads them in its own batch. */

@@ -4,7 +4,8 @@ import { BRANDS, insertProducts, insertSizes } from "../../scripts/lib/bench-cat
 import type { CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category, Sort } from "~/lib/constants";
 import { listProducts, PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
-import { relatedProducts } from "~/services/related-products.server";
+import { readTogether } from "~/services/db.server";
+import { relatedProductsPlan } from "~/services/related-products.server";
 import { testEnv } from "./helpers";
 import { recordingDb, statementsOf } from "./plan-helpers";
 
@@ -146,7 +147,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
   });
 
   it("'You may also like' reads its four products from the in-stock index: five entries at most", async () => {
-    const [statement] = await statementsOf(() => relatedProducts(recordingDb, 5));
+    const [statement] = await statementsOf(() => readTogether(recordingDb, { related: relatedProductsPlan(recordingDb, 5) }));
     expect(statement.plan).toContain("SEARCH products USING INDEX products_category_in_stock_release_idx (category=?)");
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
     expect(statement.rowsRead).toBeLessThanOrEqual(6);
