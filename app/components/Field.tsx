@@ -83,3 +83,13 @@ export function FormAlert({ tone = "error", children }: { tone?: "error" | "succ
     </div>
   );
 }
+
+/** The back office lists' note on the URL's parameters they set aside (readOrderListSearch, readUserListSearch). */
+export function IgnoredFilters({ dropped }: { dropped: string[] }) {
+  if (!dropped.length) return null;
+  return (
+    <div className="mt-3">
+      <FormAlert>{`Some of the filters were ignored: ${dropped.join("; ")}.`}</FormAlert>
+    </div>
+  );
+}

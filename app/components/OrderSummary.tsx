@@ -63,6 +63,20 @@ export function OrderLines({ order }: { order: OrderView }) {
   );
 }
 
+/** The "Items" card of an order's page (the customer's and the admin's). */
+export function OrderItemsCard({ order }: { order: OrderView }) {
+  return (
+    <section className="card p-5" aria-labelledby="order-items-heading">
+      <h2 id="order-items-heading" className="font-semibold">
+        Items
+      </h2>
+      <div className="mt-3 overflow-x-auto">
+        <OrderLines order={order} />
+      </div>
+    </section>
+  );
+}
+
 export function OrderHistory({ order }: { order: OrderView }) {
   return (
     <ol className="space-y-3">

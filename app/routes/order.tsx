@@ -2,7 +2,7 @@ import { data, Link, useLoaderData, useSearchParams } from "react-router";
 
 import { NotFoundPage } from "~/components/ErrorPage";
 import { FormAlert } from "~/components/Field";
-import { OrderHistory, OrderLines } from "~/components/OrderSummary";
+import { OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
@@ -41,14 +41,7 @@ export default function OrderPage() {
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">Placed {formatDateTime(order.orderDate)}</p>
       <div className="mt-6 grid items-start gap-6 md:grid-cols-[1fr_280px]">
-        <section className="card p-5" aria-labelledby="items-heading">
-          <h2 id="items-heading" className="font-semibold">
-            Items
-          </h2>
-          <div className="mt-3">
-            <OrderLines order={order} />
-          </div>
-        </section>
+        <OrderItemsCard order={order} />
         <div className="space-y-6">
           <section className="card p-5 text-sm" aria-labelledby="delivery-heading">
             <h2 id="delivery-heading" className="font-semibold">

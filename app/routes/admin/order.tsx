@@ -2,7 +2,7 @@ import { data, Link, useLoaderData } from "react-router";
 
 import { BankSlipViewer } from "~/components/BankSlipViewer";
 import { OrderEmails } from "~/components/OrderEmails";
-import { OrderCustomer, OrderHistory, OrderLines } from "~/components/OrderSummary";
+import { OrderCustomer, OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
@@ -51,14 +51,7 @@ export default function AdminOrderPage() {
 
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)]">
         <div className="space-y-6">
-          <section className="card p-5" aria-labelledby="order-items-heading">
-            <h2 id="order-items-heading" className="font-semibold">
-              Items
-            </h2>
-            <div className="mt-3 overflow-x-auto">
-              <OrderLines order={order} />
-            </div>
-          </section>
+          <OrderItemsCard order={order} />
           <section className="card p-5" aria-labelledby="order-slip-heading" data-testid="order-slip">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 id="order-slip-heading" className="font-semibold">

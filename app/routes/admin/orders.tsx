@@ -4,7 +4,7 @@ import { readFormData } from "~/lib/forms";
 import { z } from "zod";
 
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
-import { FormAlert } from "~/components/Field";
+import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Modal } from "~/components/Modal";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
@@ -527,11 +527,7 @@ export default function AdminOrdersPage() {
           Download CSV<span className="sr-only"> of these orders</span>
         </a>
       </div>
-      {dropped.length > 0 && (
-        <div className="mt-3">
-          <FormAlert>{`Some of the filters were ignored: ${dropped.join("; ")}.`}</FormAlert>
-        </div>
-      )}
+      <IgnoredFilters dropped={dropped} />
 
       {error ? (
         <div className="mt-6">

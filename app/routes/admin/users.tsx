@@ -1,6 +1,6 @@
 import { Form, Link, useLoaderData, useLocation } from "react-router";
 
-import { FormAlert } from "~/components/Field";
+import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
@@ -78,11 +78,7 @@ export default function AdminUsersPage() {
           )}
         </div>
       </Form>
-      {dropped.length > 0 && (
-        <div className="mt-3">
-          <FormAlert>{`Some of the filters were ignored: ${dropped.join("; ")}.`}</FormAlert>
-        </div>
-      )}
+      <IgnoredFilters dropped={dropped} />
 
       {error ? (
         <div className="mt-6">
