@@ -132,3 +132,23 @@ test("a visitor who types an admin address is asked to log in, then comes back",
   await page.goto("/admin/orders?status=PENDING");
   await expect(page).toHaveURL(`/login?${new URLSearchParams({ redirect: "/admin/orders?status=PENDING" })}`);
 });
+
+for (const width of [1280, 390]) {
+  test(`the users list is one table a screen reader can walk, ${width} px wide`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await logInAs(page);
+    await gotoHydrated(page, "/admin/users");
+    const table = page.getByRole("table", { name: "All users" });
+    // At phone width the rows are laid out as cards, yet they keep their table roles and column headers.
+    await expect(table.getByRole("columnheader")).toHaveText(["Name", "Email", "Phone", "Address", "Role"]);
+    const row = table.getByRole("row", { name: new RegExp(DEMO_CUSTOMER.email) });
+    await expect(row.getByRole("rowheader")).toHaveText("Nimal Perera");
+    // Each cell is named by its value alone: the labels a phone shows beside the values are for the eye only.
+    for (const value of [DEMO_CUSTOMER.email, "0771234567", "45/2 Galle Road, Kollupitiya, Colombo 03", "Customer (ROLE_CUSTOMER)"]) {
+      await expect(row.getByRole("cell", { name: value, exact: true })).toBeVisible();
+    }
+    const labels = row.getByText("Email", { exact: true });
+    if (width < 768) await expect(labels).toBeVisible();
+    else await expect(labels).toBeHidden();
+  });
+}

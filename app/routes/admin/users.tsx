@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert, IgnoredFilters } from "~/components/Field";
@@ -44,6 +45,19 @@ function RoleBadge({ role }: { role: Role }) {
 
 const dash = <span className="text-slate-400 dark:text-slate-500">—</span>;
 
+/** A detail cell: a column of the table on a wide screen, a labelled line of the user's card on a phone. */
+function UserCell({ label, className, children }: { label: string; className: string; children: ReactNode }) {
+  return (
+    <td role="cell" className="px-4 py-3 max-md:col-span-2 max-md:grid max-md:grid-cols-[5rem_minmax(0,1fr)] max-md:gap-x-3 max-md:p-0">
+      {/* The column header names the cell for a screen reader; this label is for the eye, on a phone only. */}
+      <span aria-hidden="true" className="text-slate-500 md:hidden dark:text-slate-400">
+        {label}
+      </span>
+      <span className={className}>{children}</span>
+    </td>
+  );
+}
+
 export default function AdminUsersPage() {
   const { users, paging, roles, q, dropped, error } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -89,68 +103,51 @@ export default function AdminUsersPage() {
           {q ? "No users match this search" : paging && paging.page > 1 ? "No users on this page" : "No users yet"}
         </p>
       ) : (
-        <>
-          {/* Phones: one card per user. */}
-          <ul className="mt-6 space-y-3 md:hidden" aria-label="Users">
-            {users.map((user) => (
-              <li key={user.id} className="card p-4">
-                <div className="flex items-start justify-between gap-3">
-                  <p className="font-semibold">{user.name}</p>
-                  <RoleBadge role={user.role} />
-                </div>
-                <dl className="mt-2 grid grid-cols-[5rem_1fr] gap-x-3 gap-y-1 text-sm">
-                  <dt className="text-slate-500 dark:text-slate-400">Email</dt>
-                  <dd className="break-all">{user.email}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">Phone</dt>
-                  <dd>{user.phone || dash}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">Address</dt>
-                  <dd className="whitespace-pre-line">{user.address || dash}</dd>
-                </dl>
-              </li>
-            ))}
-          </ul>
-
-          {/* Tablets and desktops: a table. */}
-          <div className="card mt-6 hidden overflow-x-auto md:block">
-            <table className="w-full text-left text-sm" data-testid="users-table">
-              <caption className="sr-only">{q ? "Users matching the search" : "All users"}</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wider text-slate-500 dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Name
+        // One table at every width. On a phone each row becomes a small card (the name and role on top, then the
+        // details, each with its own label); the explicit roles keep it a table for screen readers, which some browsers
+        // stop doing once a table's display changes.
+        <div className="card mt-6 md:overflow-x-auto">
+          <table role="table" className="w-full text-left text-sm max-md:block" data-testid="users-table">
+            <caption className="sr-only">{q ? "Users matching the search" : "All users"}</caption>
+            <thead
+              role="rowgroup"
+              className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wider text-slate-500 max-md:sr-only dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400"
+            >
+              <tr role="row">
+                {["Name", "Email", "Phone", "Address", "Role"].map((heading) => (
+                  <th key={heading} role="columnheader" scope="col" className="px-4 py-3 font-semibold">
+                    {heading}
                   </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Email
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Phone
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Address
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    Role
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-                {users.map((user) => (
-                  <tr key={user.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/40">
-                    <th scope="row" className="px-4 py-3 font-medium">
-                      {user.name}
-                    </th>
-                    <td className="px-4 py-3 break-all">{user.email}</td>
-                    <td className="px-4 py-3 whitespace-nowrap tabular-nums">{user.phone || dash}</td>
-                    <td className="max-w-xs px-4 py-3 whitespace-pre-line">{user.address || dash}</td>
-                    <td className="px-4 py-3">
-                      <RoleBadge role={user.role} />
-                    </td>
-                  </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
-        </>
+              </tr>
+            </thead>
+            <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
+              {users.map((user) => (
+                <tr
+                  key={user.id}
+                  role="row"
+                  className="hover:bg-slate-50 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1 max-md:p-4 dark:hover:bg-slate-800/40"
+                >
+                  <th role="rowheader" scope="row" className="px-4 py-3 font-medium max-md:p-0 max-md:font-semibold">
+                    {user.name}
+                  </th>
+                  <UserCell label="Email" className="break-all">
+                    {user.email}
+                  </UserCell>
+                  <UserCell label="Phone" className="tabular-nums md:whitespace-nowrap">
+                    {user.phone || dash}
+                  </UserCell>
+                  <UserCell label="Address" className="whitespace-pre-line md:max-w-xs">
+                    {user.address || dash}
+                  </UserCell>
+                  <td role="cell" className="px-4 py-3 max-md:col-start-2 max-md:row-start-1 max-md:p-0">
+                    <RoleBadge role={user.role} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {paging && (
         <Pagination
