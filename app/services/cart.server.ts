@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 
 import { isPurchasable } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
@@ -6,9 +6,9 @@ import { GUEST_CART_MAX_LINES, type GuestCartLine } from "~/lib/guest-cart";
 import { conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { SizeView } from "~/lib/sizes";
-import { findProductRow, imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
+import { imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
 import { type Db, schema } from "./db.server";
-import { chooseSize, loadSizes, sizeColumns } from "./sizes.server";
+import { chooseSize, loadProductsWithSizes, sizeColumns } from "./sizes.server";
 
 const { cartItems, products, productSizes } = schema;
 
@@ -50,12 +50,10 @@ export async function getServerCart(db: Db, userId: number): Promise<CartLine[]>
 async function resolveGuestLines(db: Db, lines: GuestCartLine[]) {
   const ids = [...new Set(lines.map((line) => line.productId))];
   if (!ids.length) return [];
-  const [rows, sizes] = await Promise.all([db.select().from(products).where(inArray(products.id, ids)), loadSizes(db, ids)]);
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const found = await loadProductsWithSizes(db, ids);
   return lines.flatMap((line) => {
-    const product = byId.get(line.productId);
-    const ofProduct = sizes.get(line.productId) ?? [];
-    const size = line.sizeId === undefined ? (ofProduct.length === 1 ? ofProduct[0] : undefined) : ofProduct.find((s) => s.id === line.sizeId);
+    const { product, sizes } = found.get(line.productId) ?? { sizes: [] };
+    const size = line.sizeId === undefined ? (sizes.length === 1 ? sizes[0] : undefined) : sizes.find((s) => s.id === line.sizeId);
     return product && size ? [{ product, size, quantity: line.quantity }] : [];
   });
 }
@@ -67,10 +65,11 @@ export async function getGuestCart(db: Db, lines: GuestCartLine[]): Promise<Cart
 
 /** The product and the size a shopper adds: 404 for no product, 409 when it cannot be bought, 400 without a needed size. */
 async function purchasableSize(db: Db, productId: number, sizeId: number | undefined) {
-  const [product, sizes] = await Promise.all([findProductRow(db, productId), loadSizes(db, [productId])]);
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  const found = (await loadProductsWithSizes(db, [productId])).get(productId);
+  if (!found) throw notFound(PRODUCT_NOT_FOUND);
+  const { product, sizes } = found;
   if (!isPurchasable(product)) throw conflict(OUT_OF_STOCK);
-  const size = chooseSize(sizes.get(productId) ?? [], sizeId);
+  const size = chooseSize(sizes, sizeId);
   if (size.stockQuantity <= 0) throw conflict(SIZE_SOLD_OUT);
   return { product, size };
 }

@@ -282,7 +282,7 @@ export async function searchProducts<View>(
   return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size, brands };
 }
 
-export async function findProductRow(db: Db, id: number): Promise<ProductRow | null> {
+async function findProductRow(db: Db, id: number): Promise<ProductRow | null> {
   const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1);
   return row ?? null;
 }

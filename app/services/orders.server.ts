@@ -10,7 +10,7 @@ import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { constraintFailure, type Db, schema } from "./db.server";
 import { outboxValues, type Mailer } from "./outbox.server";
-import { chooseSize, loadSizes } from "./sizes.server";
+import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
 const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users, emailOutbox } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -45,13 +45,13 @@ interface OrderLine {
  */
 async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<OrderLine[]> {
   const productIds = [...new Set(items.map((item) => item.productId))];
-  const [catalogue, sizes] = await Promise.all([db.select().from(products).where(inArray(products.id, productIds)), loadSizes(db, productIds)]);
-  const byId = new Map(catalogue.map((product) => [product.id, product]));
+  const catalogue = await loadProductsWithSizes(db, productIds);
   const lines = new Map<number, OrderLine>();
   for (const { productId, sizeId, quantity } of items) {
-    const product = byId.get(productId);
-    if (!product) throw badRequest(`Product ${productId} does not exist`, { orderItems: [`Product ${productId} does not exist`] });
-    const size = chooseSize(sizes.get(productId) ?? [], sizeId);
+    const found = catalogue.get(productId);
+    if (!found) throw badRequest(`Product ${productId} does not exist`, { orderItems: [`Product ${productId} does not exist`] });
+    const { product, sizes } = found;
+    const size = chooseSize(sizes, sizeId);
     const line = lines.get(size.id);
     if (line) line.quantity += quantity;
     else lines.set(size.id, { product, size, quantity });

@@ -6,18 +6,43 @@ import { ONE_SIZE, SELECT_A_SIZE, UNKNOWN_SIZE, type SizeView } from "~/lib/size
 import type { ProductInput } from "~/lib/schemas/product";
 import { type Db, type ReadPlan, schema } from "./db.server";
 
-const { productSizes } = schema;
+const { products, productSizes } = schema;
 
 export const sizeColumns = { id: productSizes.id, productId: productSizes.productId, label: productSizes.label, stockQuantity: productSizes.stockQuantity };
 const inDisplayOrder = [asc(productSizes.position), asc(productSizes.id)];
 
 /** The sizes of each product, in display order. */
-export async function loadSizes(db: Db, productIds: number[]): Promise<Map<number, SizeView[]>> {
+async function loadSizes(db: Db, productIds: number[]): Promise<Map<number, SizeView[]>> {
   const bySize = new Map<number, SizeView[]>(productIds.map((id) => [id, []]));
   if (!productIds.length) return bySize;
   const rows = await db.select(sizeColumns).from(productSizes).where(inArray(productSizes.productId, productIds)).orderBy(...inDisplayOrder);
   for (const { productId, ...size } of rows) bySize.get(productId)?.push(size);
   return bySize;
+}
+
+export interface ProductWithSizes {
+  product: typeof products.$inferSelect;
+  sizes: SizeView[];
+}
+
+/**
+ * Products with their sizes in display order, in one statement (a product has at least one size, so the join loses
+ * none): what a cart, an add to cart and an order check their lines against. A missing id is missing from the map.
+ */
+export async function loadProductsWithSizes(db: Db, productIds: number[]): Promise<Map<number, ProductWithSizes>> {
+  const found = new Map<number, ProductWithSizes>();
+  if (!productIds.length) return found;
+  const rows = await db
+    .select({ product: products, size: sizeColumns })
+    .from(productSizes)
+    .innerJoin(products, eq(products.id, productSizes.productId))
+    .where(inArray(productSizes.productId, productIds))
+    .orderBy(...inDisplayOrder);
+  for (const { product, size } of rows) {
+    const entry = found.get(product.id) ?? found.set(product.id, { product, sizes: [] }).get(product.id)!;
+    entry.sizes.push(toSizeView(size));
+  }
+  return found;
 }
 
 /** The query for one product's sizes, for a caller that reads them in its own batch. */
