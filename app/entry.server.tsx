@@ -15,7 +15,7 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   let shellRendered = false;
-  const nonce = loadContext.cspNonce;
+  const nonce = loadContext.cspNonce || undefined;
   const body = await renderToReadableStream(
     <NonceProvider value={nonce}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />

@@ -37,11 +37,12 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 
-function contentSecurityPolicy(nonce: string, frameableBySelf = false): string {
+/** `inlineScripts`: the page's own inline scripts, by this response's nonce or (a cached page) by their hashes. */
+function contentSecurityPolicy(inlineScripts: string[], frameableBySelf = false): string {
   return [
     "default-src 'self'",
-    // No inline script but React Router's own, which carries the nonce.
-    `script-src 'self' 'nonce-${nonce}'`,
+    // No inline script but React Router's own.
+    ["script-src 'self'", ...inlineScripts].join(" "),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
@@ -54,14 +55,14 @@ function contentSecurityPolicy(nonce: string, frameableBySelf = false): string {
   ].join("; ");
 }
 
-function withSecurityHeaders(response: Response, nonce: string): Response {
+function withSecurityHeaders(response: Response, inlineScripts: string[]): Response {
   // Responses from fetch or R2 can carry immutable headers; a copy shares the body stream.
   const secured = new Response(response.body, response);
   const headers = secured.headers;
   // A response may let this site's own pages frame it (the admin's bank slip viewer shows a PDF slip in an iframe)
   // by answering X-Frame-Options: SAMEORIGIN itself; everything else refuses every frame.
   const frameableBySelf = headers.get("X-Frame-Options")?.toUpperCase() === "SAMEORIGIN";
-  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, frameableBySelf));
+  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(inlineScripts, frameableBySelf));
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", frameableBySelf ? "SAMEORIGIN" : "DENY");
@@ -88,14 +89,16 @@ function cachePurger(ctx: ExecutionContext): Purge {
   };
 }
 
-/** A page as every anonymous visitor with this theme sees it, read from any replica, ready for the shared cache. */
+/**
+ * A page as every anonymous visitor with this theme sees it, read from any replica, ready for the shared cache. It has
+ * no nonce: a nonce kept in a cache and shown to everyone would be no nonce at all. Its CSP names its scripts' hashes.
+ */
 async function renderSharedPage(request: Request, env: Env, ctx: ExecutionContext, props: PageProps): Promise<Response> {
-  const renderNonce = newNonce();
   const renderedAt = Date.now();
   const db = createDb(env.DB.withSession("first-unconstrained") as unknown as D1Database);
-  const context = { cloudflare: { env, ctx }, db, cspNonce: renderNonce };
+  const context = { cloudflare: { env, ctx }, db, cspNonce: "" };
   const response = await requestHandler(anonymousRequest(request, props), context);
-  return markShared(response, new URL(request.url), renderNonce, renderedAt);
+  return markShared(response, new URL(request.url), renderedAt);
 }
 
 /** The entrypoint Workers Caching fronts (wrangler.jsonc "exports"): on a hit Cloudflare answers without running it. */
@@ -121,31 +124,34 @@ async function sharedPage(request: Request, env: Env, ctx: ExecutionContext, pro
 
 export default {
   async fetch(request, env, ctx) {
-    const nonce = newNonce();
     const url = new URL(request.url);
     const api = isApiPath(url);
     // A listed origin (ALLOWED_ORIGINS) calling the API: answered with CORS headers, authenticated by bearer token only.
     const corsOrigin = allowedCrossOrigin(request, url, env.ALLOWED_ORIGINS);
-    const secure = (response: Response) => {
-      const secured = withSecurityHeaders(response, nonce);
+    const secure = (response: Response, inlineScripts: string[] = []) => {
+      const secured = withSecurityHeaders(response, inlineScripts);
       if (api) withCorsHeaders(secured.headers, corsOrigin);
       return secured;
     };
     // A preflight's answer carries its own grant (or none, when refused).
-    if (api && isPreflight(request)) return withSecurityHeaders(preflightResponse(request, corsOrigin), nonce);
+    if (api && isPreflight(request)) return withSecurityHeaders(preflightResponse(request, corsOrigin), []);
     if (corsOrigin === null && isCrossOriginWrite(request)) {
       const body = JSON.stringify({ message: "Cross-origin request refused" });
       return secure(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }));
     }
 
     const visit = sharedPageVisit(request, url);
-    if (visit) return secure(servedPage(await sharedPage(request, env, ctx, visit), nonce));
+    if (visit) {
+      const { page, inlineScripts } = servedPage(await sharedPage(request, env, ctx, visit));
+      return secure(page, inlineScripts);
+    }
 
+    const nonce = newNonce();
     const forwarded = corsOrigin === null ? request : withoutCookie(request);
     const session = openSession(env.DB, forwarded, api);
     const response = await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(session.d1), cspNonce: nonce });
     if (session.wrote) await purgeChangedPages(session.d1, cachePurger(ctx));
-    return secure(privateByDefault(bookmarkedResponse(response, session, forwarded, api)));
+    return secure(privateByDefault(bookmarkedResponse(response, session, forwarded, api)), [`'nonce-${nonce}'`]);
   },
 
   // The mail queue's consumer (wrangler.jsonc "queues"): each message names an outbox row to send or keep.

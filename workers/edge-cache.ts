@@ -26,12 +26,12 @@ export interface PageProps {
 }
 
 // Headers between the cached entrypoint and the gateway; the gateway strips them before a response leaves.
-export const RENDER_NONCE_HEADER = "X-Stride-Render-Nonce";
+const SCRIPT_HASHES_HEADER = "X-Stride-Script-Hashes";
 const RENDERED_AT_HEADER = "X-Stride-Rendered-At";
 const EDGE_CACHE_CONTROL = "Cloudflare-CDN-Cache-Control";
 /** Browsers ask again every time: the page they hold would not know about a cart filled since. */
 const BROWSER_CACHE_CONTROL = "public, no-cache";
-const INTERNAL_HEADERS = [RENDER_NONCE_HEADER, RENDERED_AT_HEADER, EDGE_CACHE_CONTROL, "Cache-Tag"];
+const INTERNAL_HEADERS = [SCRIPT_HASHES_HEADER, RENDERED_AT_HEADER, EDGE_CACHE_CONTROL, "Cache-Tag"];
 
 const CATALOGUE_PATH = /^\/(?:_root\.data|search(?:\.data)?|product\/\d{1,12}(?:\.data)?|robots\.txt|sitemap\.xml|sitemaps\/[\w.-]+)?$/;
 
@@ -61,10 +61,11 @@ export function anonymousRequest(request: Request, { theme }: PageProps): Reques
 
 /**
  * The rendered page made storable, or marked never to be stored. Only a full 200 with no Set-Cookie is shared. The
- * browser is told to ask again every time; the edge keeps it for the max age, tagged by what it shows: the route's own Cache-Tag (a product page names its product and
- * the related ones) or the whole catalogue.
+ * browser is told to ask again every time; the edge keeps it for the max age, tagged by what it shows: the route's own
+ * Cache-Tag (a product page names its product and the related ones) or the whole catalogue. A page is rendered for the
+ * cache without a nonce, so it carries the hashes of its inline scripts for the CSP it will be served with.
  */
-export function markShared(response: Response, url: URL, renderNonce: string, renderedAt: number): Response {
+export async function markShared(response: Response, url: URL, renderedAt: number): Promise<Response> {
   const marked = new Response(response.body, response);
   const headers = marked.headers;
   if (response.status !== 200 || headers.has("Set-Cookie") || /\bprivate\b|no-store/.test(headers.get("Cache-Control") ?? "")) {
@@ -77,32 +78,49 @@ export function markShared(response: Response, url: URL, renderNonce: string, re
   headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
   headers.set(EDGE_CACHE_CONTROL, `max-age=${maxAge}`);
   if (!headers.has("Cache-Tag")) headers.set("Cache-Tag", robots ? "robots" : CATALOGUE_TAG);
-  headers.set(RENDER_NONCE_HEADER, renderNonce);
   headers.set(RENDERED_AT_HEADER, String(renderedAt));
   headers.delete("Content-Length");
-  return marked;
+  if (!isHtml(marked)) return marked;
+  // The whole page, once, when it is stored: every hit after is served as it is, with no pass over its markup.
+  const html = await marked.text();
+  const page = new Response(html, marked);
+  page.headers.set(SCRIPT_HASHES_HEADER, (await inlineScriptHashes(html)).join(" "));
+  return page;
+}
+
+const isHtml = (response: Response) => (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+
+/** The CSP source of each inline script of a page ('sha256-...'), as a browser hashes it: its text, as UTF-8. */
+export async function inlineScriptHashes(html: string): Promise<string[]> {
+  const scripts: string[] = [];
+  let text = "";
+  const collect = {
+    text(chunk: Text) {
+      text += chunk.text;
+      if (!chunk.lastInTextNode) return;
+      scripts.push(text);
+      text = "";
+    },
+  };
+  await new HTMLRewriter().on("script:not([src])", collect).transform(new Response(html)).arrayBuffer();
+  // The HTML parser turns every CR LF and lone CR into LF before a browser hashes the text.
+  const digests = await Promise.all(
+    [...new Set(scripts)].map((script) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(script.replace(/\r\n?/g, "\n")))),
+  );
+  return digests.map((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
 }
 
 const tagsOf = (response: Response) => (response.headers.get("Cache-Tag") ?? "").split(",").filter(Boolean);
 
 /**
- * What leaves the gateway: the render's nonce replaced by this response's own, in the page and in its CSP (only the
- * attributes that carry the render's nonce, so markup that brings a nonce of its own gains nothing), and the
- * internal headers gone.
+ * What leaves the gateway: the page as it was stored, less the internal headers, and the sources its CSP allows for
+ * inline script: the hashes of the page's own scripts (none for a page that has none, such as a sitemap).
  */
-export function servedPage(response: Response, nonce: string): Response {
-  const renderNonce = response.headers.get(RENDER_NONCE_HEADER);
-  let served = new Response(response.body, response);
-  for (const name of INTERNAL_HEADERS) served.headers.delete(name);
-  if (renderNonce && (served.headers.get("Content-Type") ?? "").startsWith("text/html")) {
-    const carriesRenderNonce = {
-      element(element: Element) {
-        if (element.getAttribute("nonce") === renderNonce) element.setAttribute("nonce", nonce);
-      },
-    };
-    served = new HTMLRewriter().on("script[nonce], link[nonce], style[nonce]", carriesRenderNonce).transform(served);
-  }
-  return served;
+export function servedPage(response: Response): { page: Response; inlineScripts: string[] } {
+  const hashes = response.headers.get(SCRIPT_HASHES_HEADER);
+  const page = new Response(response.body, response);
+  for (const name of INTERNAL_HEADERS) page.headers.delete(name);
+  return { page, inlineScripts: hashes ? hashes.split(" ") : [] };
 }
 
 // ---- The Cache API stand-in, for runtimes without Workers Caching (Miniflare, vitest-pool-workers) ----
