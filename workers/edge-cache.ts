@@ -62,8 +62,8 @@ export function anonymousRequest(request: Request, { theme }: PageProps): Reques
 /**
  * The rendered page made storable, or marked never to be stored. Only a full 200 with no Set-Cookie is shared. The
  * browser is told to ask again every time; the edge keeps it for the max age, tagged by what it shows: the route's own
- * Cache-Tag (a product page names its product and the related ones) or the whole catalogue. A page is rendered for the
- * cache without a nonce, so it carries the hashes of its inline scripts for the CSP it will be served with.
+ * Cache-Tag (a product page names its product and the related ones) or the whole catalogue. Either way the page was
+ * rendered without a nonce, so it carries the hashes of its inline scripts for the CSP it will be served with.
  */
 export async function markShared(response: Response, url: URL, renderedAt: number): Promise<Response> {
   const marked = new Response(response.body, response);
@@ -71,7 +71,7 @@ export async function markShared(response: Response, url: URL, renderedAt: numbe
   if (response.status !== 200 || headers.has("Set-Cookie") || /\bprivate\b|no-store/.test(headers.get("Cache-Control") ?? "")) {
     headers.set("Cache-Control", "private, no-store");
     headers.delete("Cache-Tag");
-    return marked;
+    return withScriptHashes(marked);
   }
   const robots = url.pathname === "/robots.txt";
   const maxAge = robots ? ROBOTS_MAX_AGE_SECONDS : PAGE_MAX_AGE_SECONDS;
@@ -80,10 +80,14 @@ export async function markShared(response: Response, url: URL, renderedAt: numbe
   if (!headers.has("Cache-Tag")) headers.set("Cache-Tag", robots ? "robots" : CATALOGUE_TAG);
   headers.set(RENDERED_AT_HEADER, String(renderedAt));
   headers.delete("Content-Length");
-  if (!isHtml(marked)) return marked;
-  // The whole page, once, when it is stored: every hit after is served as it is, with no pass over its markup.
-  const html = await marked.text();
-  const page = new Response(html, marked);
+  return withScriptHashes(marked);
+}
+
+/** An HTML page read whole, once, with its scripts' hashes: a stored page is then served as it is, with no pass over it. */
+async function withScriptHashes(response: Response): Promise<Response> {
+  if (!isHtml(response)) return response;
+  const html = await response.text();
+  const page = new Response(html, response);
   page.headers.set(SCRIPT_HASHES_HEADER, (await inlineScriptHashes(html)).join(" "));
   return page;
 }

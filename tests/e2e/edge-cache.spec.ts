@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { gotoHydrated } from "./helpers";
+import { gotoHydrated, waitForHydration } from "./helpers";
 
 // The shared edge cache against the built Worker (the Cache API stands in for Workers Caching under Miniflare; README,
 // "Edge cache and read replicas"): hits carry their age, a cached page's CSP names its own scripts by their hashes, and a
@@ -55,6 +55,18 @@ test("a cached page hydrates under its CSP, and a visitor's cart makes their pag
   expect(response.headers()["cf-cache-status"]).toBe("HIT");
   expect(await response.text()).toContain("Cart, 0 items");
   await stranger.close();
+});
+
+test("a visitor's 404 page, rendered like the shared pages but never stored, hydrates under its CSP too", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto("/product/987654321");
+  expect(response!.status()).toBe(404);
+  expect(response!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
+  await waitForHydration(page);
+  expect(violations).toEqual([]);
 });
 
 test("static assets are immutable for a year", async ({ request }) => {
