@@ -48,12 +48,11 @@ const dash = <span className="text-slate-400 dark:text-slate-500">—</span>;
 /** A detail cell: a column of the table on a wide screen, a labelled line of the user's card on a phone. */
 function UserCell({ label, className, children }: { label: string; className: string; children: ReactNode }) {
   return (
-    <td role="cell" className="px-4 py-3 max-md:col-span-2 max-md:grid max-md:grid-cols-[5rem_minmax(0,1fr)] max-md:gap-x-3 max-md:p-0">
-      {/* The column header names the cell for a screen reader; this label is for the eye, on a phone only. */}
-      <span aria-hidden="true" className="text-slate-500 md:hidden dark:text-slate-400">
+    <td role="cell" className={className}>
+      <span aria-hidden="true" className="cell-label">
         {label}
       </span>
-      <span className={className}>{children}</span>
+      {children}
     </td>
   );
 }
@@ -103,32 +102,24 @@ export default function AdminUsersPage() {
           {q ? "No users match this search" : paging && paging.page > 1 ? "No users on this page" : "No users yet"}
         </p>
       ) : (
-        // One table at every width. On a phone each row becomes a small card (the name and role on top, then the
-        // details, each with its own label); the explicit roles keep it a table for screen readers, which some browsers
-        // stop doing once a table's display changes.
+        // One table at every width (record-table in app.css): on a phone each row becomes a small card. The explicit
+        // roles keep it a table for screen readers, which some browsers stop doing once a table's display changes.
         <div className="card mt-6 md:overflow-x-auto">
-          <table role="table" className="w-full text-left text-sm max-md:block" data-testid="users-table">
+          <table role="table" className="record-table" data-testid="users-table">
             <caption className="sr-only">{q ? "Users matching the search" : "All users"}</caption>
-            <thead
-              role="rowgroup"
-              className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wider text-slate-500 max-md:sr-only dark:border-slate-800 dark:bg-slate-900/60 dark:text-slate-400"
-            >
+            <thead role="rowgroup">
               <tr role="row">
                 {["Name", "Email", "Phone", "Address", "Role"].map((heading) => (
-                  <th key={heading} role="columnheader" scope="col" className="px-4 py-3 font-semibold">
+                  <th key={heading} role="columnheader" scope="col">
                     {heading}
                   </th>
                 ))}
               </tr>
             </thead>
-            <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
+            <tbody role="rowgroup">
               {users.map((user) => (
-                <tr
-                  key={user.id}
-                  role="row"
-                  className="hover:bg-slate-50 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1 max-md:p-4 dark:hover:bg-slate-800/40"
-                >
-                  <th role="rowheader" scope="row" className="px-4 py-3 font-medium max-md:p-0 max-md:font-semibold">
+                <tr key={user.id} role="row">
+                  <th role="rowheader" scope="row">
                     {user.name}
                   </th>
                   <UserCell label="Email" className="break-all">
@@ -140,7 +131,7 @@ export default function AdminUsersPage() {
                   <UserCell label="Address" className="whitespace-pre-line md:max-w-xs">
                     {user.address || dash}
                   </UserCell>
-                  <td role="cell" className="px-4 py-3 max-md:col-start-2 max-md:row-start-1 max-md:p-0">
+                  <td role="cell" data-aside="">
                     <RoleBadge role={user.role} />
                   </td>
                 </tr>
