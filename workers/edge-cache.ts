@@ -95,7 +95,7 @@ async function withScriptHashes(response: Response): Promise<Response> {
 const isHtml = (response: Response) => (response.headers.get("Content-Type") ?? "").startsWith("text/html");
 
 /** The CSP source of each inline script of a page ('sha256-...'), as a browser hashes it: its text, as UTF-8. */
-export async function inlineScriptHashes(html: string): Promise<string[]> {
+async function inlineScriptHashes(html: string): Promise<string[]> {
   const scripts: string[] = [];
   let text = "";
   const collect = {
