@@ -26,21 +26,21 @@ export interface ProductWithSizes {
 }
 
 /**
- * Products with their sizes in display order, in one statement (a product has at least one size, so the join loses
- * none): what a cart, an add to cart and an order check their lines against. A missing id is missing from the map.
+ * Products with their sizes in display order, in one statement: what a cart, an add to cart and an order check their
+ * lines against. A missing id is missing from the map.
  */
 export async function loadProductsWithSizes(db: Db, productIds: number[]): Promise<Map<number, ProductWithSizes>> {
   const found = new Map<number, ProductWithSizes>();
   if (!productIds.length) return found;
   const rows = await db
     .select({ product: products, size: sizeColumns })
-    .from(productSizes)
-    .innerJoin(products, eq(products.id, productSizes.productId))
-    .where(inArray(productSizes.productId, productIds))
+    .from(products)
+    .leftJoin(productSizes, eq(productSizes.productId, products.id))
+    .where(inArray(products.id, productIds))
     .orderBy(...inDisplayOrder);
   for (const { product, size } of rows) {
     const entry = found.get(product.id) ?? found.set(product.id, { product, sizes: [] }).get(product.id)!;
-    entry.sizes.push(toSizeView(size));
+    if (size) entry.sizes.push(toSizeView(size));
   }
   return found;
 }
