@@ -7,6 +7,7 @@ import type { Category } from "~/lib/constants";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
+import { SEARCH_INDEX_COMPACTION_STEP, SEARCH_INDEX_COMPACTION_STEPS } from "~/lib/search-index";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
@@ -232,6 +233,16 @@ function caseSpellings(keyword: string): string[] {
     spellings = spellings.flatMap((prefix) => forms.map((form) => prefix + form));
   }
   return [...new Set(spellings)];
+}
+
+/**
+ * Folds the search index's segments into one, a bounded step at a time (app/lib/search-index.ts). Writes leave the
+ * index in many segments, and a search that finds nothing walks every one of them: at 100,000 products such a miss
+ * took 1.16 ms in SQLite as loaded and 0.83 ms compacted. Run by the nightly cron (workers/app.ts).
+ */
+export async function compactSearchIndex(db: Db): Promise<void> {
+  // One statement a step, each its own short write: the shop's own writes can go between them.
+  for (let step = 0; step < SEARCH_INDEX_COMPACTION_STEPS; step++) await db.run(sql.raw(SEARCH_INDEX_COMPACTION_STEP));
 }
 
 /**

@@ -1,7 +1,9 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { countProducts, expectApiError, ids, insertProduct, search, type ApiProduct, type Category } from "./catalogue-helpers";
 import { call, testEnv } from "./helpers";
+import { worker } from "./outbox-helpers";
 
 // GET /api/products/search. Keywords of 1 and 2 characters take the LIKE path, 3 or more the FTS5 trigram index: both
 // are checked. Names are chosen so the rare letters used as short keywords (q, z, %, _) occur only where intended.
@@ -218,5 +220,31 @@ describe("the search box's suggestions: a fetcher's load of the API route", () =
     const body = await response.text();
     expect(body).toContain(fixtures.zephyr.name);
     expect(body).not.toContain(fixtures.loafer.name);
+  });
+});
+
+describe("the nightly compaction of the search index (the cron at 21:30 UTC, wrangler.jsonc)", () => {
+  const segments = async () => (await testEnv.DB.prepare("SELECT count(DISTINCT segid) AS n FROM products_fts_idx").first<{ n: number }>())!.n;
+  const runCron = async (cron: string) => {
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron }), testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+  };
+
+  it("folds the index's segments into one, and every search finds what it found before", async () => {
+    // Each insert is a write of its own and leaves a segment of its own, until FTS5 folds 16 of them on its own.
+    let added = 0;
+    do await insertProduct({ name: `Compaction Walker ${added++}`, brand: "Foldwell", category: "Gents" });
+    while (added < 3 || (await segments()) < 3);
+    const keywords = ["Compaction Walker", "Foldwell", "Walker 1", "oxford", "Runner"];
+    const before = await Promise.all(keywords.map(async (keyword) => ids(await search(keyword))));
+    expect(before[0]).toHaveLength(added);
+    // The five-minute cron (the outbox sweep) leaves the index as it is.
+    await runCron("*/5 * * * *");
+    expect(await segments()).toBeGreaterThanOrEqual(3);
+
+    await runCron("30 21 * * *");
+    expect(await segments()).toBe(1);
+    expect(await Promise.all(keywords.map(async (keyword) => ids(await search(keyword))))).toEqual(before);
   });
 });
