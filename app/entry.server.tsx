@@ -1,11 +1,23 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
+
+/**
+ * React Router's own logging, less the client's mistakes: a request no route answers that way (a POST where there is no
+ * action, 405; no such route, 404) is answered with its status, and logging its stack for every one would let anyone
+ * flood the log. An aborted request is not logged either, as by default.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // React Router's own error answers carry the Error behind them (not in their type), stack and all.
+  const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  console.error(cause ?? error);
+};
 
 export default async function handleRequest(
   request: Request,

@@ -132,7 +132,9 @@ export function servedPage(response: Response): { page: Response; inlineScripts:
 const CACHE_ORIGIN = "https://edge-cache.stride.internal";
 // The Workers runtime's own cache; the DOM's CacheStorage type, also in scope, does not know it.
 const defaultCache = () => (caches as unknown as { default: Cache }).default;
-const pageKey = (url: URL, { theme }: PageProps) => `${CACHE_ORIGIN}/page/${theme}${url.pathname}${url.search}`;
+// The page's own origin is part of the key: a page prints absolute URLs (its canonical link, the sitemaps), so one asked
+// for under another Host must never answer for this one.
+const pageKey = (url: URL, { theme }: PageProps) => `${CACHE_ORIGIN}/page/${theme}/${encodeURIComponent(url.origin)}${url.pathname}${url.search}`;
 const purgeKey = (tag: string) => `${CACHE_ORIGIN}/purged/${encodeURIComponent(tag.toLowerCase())}`;
 /** The time of the last purge of any tag: while it is older than a page, no purge can have named the page's tags. */
 const LAST_PURGE_KEY = `${CACHE_ORIGIN}/last-purge`;
@@ -188,13 +190,13 @@ export async function purgeStored(tags: string[]): Promise<void> {
 }
 
 /**
- * A page that is not one of the shared pages, and says nothing of its own, is nobody else's to keep. Only pages:
- * Chromium reports a no-store .data answer whose stream React Router stops reading as aborted, and API answers that
- * need it say so themselves.
+ * An answer that is not one of the shared pages, and says nothing of its own, is nobody else's to keep: a page is not
+ * kept at all, anything else (a .data navigation, JSON) only by the browser that asked, and asked again before use.
+ * Not no-store for those: Chromium reports a no-store .data answer whose stream React Router stops reading as aborted.
  */
 export function privateByDefault(response: Response): Response {
-  if (response.headers.has("Cache-Control") || !response.headers.get("Content-Type")?.startsWith("text/html")) return response;
+  if (response.headers.has("Cache-Control")) return response;
   const marked = new Response(response.body, response);
-  marked.headers.set("Cache-Control", "private, no-store");
+  marked.headers.set("Cache-Control", isHtml(response) ? "private, no-store" : "private, no-cache");
   return marked;
 }

@@ -69,11 +69,14 @@ test("a visitor's 404 page, rendered like the shared pages but never stored, hyd
   expect(violations).toEqual([]);
 });
 
-test("static assets are immutable for a year", async ({ request }) => {
+test("static assets are immutable for a year, and never sniffed", async ({ request }) => {
   const html = await (await request.get("/")).text();
   const script = html.match(/\/assets\/[\w.-]+\.js/)?.[0];
   expect(script).toBeTruthy();
   const response = await request.get(script!);
   expect(response.status()).toBe(200);
   expect(response.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+  // The files outside /assets/ too (they are served before the Worker, which adds the header to everything else).
+  expect((await request.get("/favicon.svg")).headers()["x-content-type-options"]).toBe("nosniff");
 });

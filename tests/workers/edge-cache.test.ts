@@ -59,6 +59,16 @@ describe("anonymous catalogue pages come from the shared cache", () => {
     expect(darkAgain.html).toContain('class="dark-theme"');
   });
 
+  it("the origin is part of the key: a page asked for under another Host never answers for this one", async () => {
+    const id = await insertProduct({ name: `Canonical Runner ${t}`, category: "Gents" });
+    const elsewhere = await visit(`http://elsewhere.example/product/${id}`);
+    expect(elsewhere.html).toContain(`href="http://elsewhere.example/product/${id}"`);
+    const here = await visit(`/product/${id}`);
+    expect(here.status).toBe("MISS");
+    expect(here.html).not.toContain("elsewhere.example");
+    expect(here.html).toContain(`rel="canonical" href="http://localhost/product/${id}"`);
+  });
+
   it("client navigations (.data) are shared too", async () => {
     const first = await visit(`/_root.data?n=${t}`);
     const second = await visit(`/_root.data?n=${t}`);

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
+import { handleError } from "../../app/entry.server";
 import { type TestUser, apiJson, call, postForm, register, setCookieFor } from "./helpers";
 
 /** The CSP directive `name` as a list of sources. */
@@ -107,6 +108,33 @@ describe("security headers", () => {
     const api = await call("/api/auth/me");
     expect(api.status).toBe(401);
     nonceOf(api);
+  });
+});
+
+describe("the log", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  // React Router answers a POST where there is no action with 405 (and no route with 404) and hands the error to
+  // handleError; logging a stack for each would let anyone flood the log. (Under vitest React Router's own default
+  // logs nothing, so the entry's handler is called as React Router calls it.)
+  const args = (method = "POST") => ({ request: new Request("http://localhost/healthz", { method }), params: {}, context: {} as never });
+  const clientsMistake = (status: number) => ({ status, statusText: "", internal: true, data: "", error: new Error(`no action (${status})`) });
+
+  it("a client's mistake that no route answers (405, 404) is not logged; a server error is, with its stack", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    handleError(clientsMistake(405), args());
+    handleError(clientsMistake(404), args("GET"));
+    expect(logged).not.toHaveBeenCalled();
+    const failure = new Error("D1 went away");
+    handleError(failure, args("GET"));
+    expect(logged).toHaveBeenCalledWith(failure);
+  });
+
+  it("the 405 itself still reaches the client", async () => {
+    const response = await call("/healthz", { method: "POST", body: new URLSearchParams({ x: "1" }) });
+    expect(response.status).toBe(405);
   });
 });
 
