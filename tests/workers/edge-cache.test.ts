@@ -119,6 +119,17 @@ describe("a page that depends on who asks is never stored nor served to anyone e
     expect(dead.response.headers.get("Cache-Control")).toBe("private, no-store");
   });
 
+  it("a shopper's navigation data and API answers are theirs alone: private, asked again before use", async () => {
+    const customer = await newCustomer("Data Reader");
+    const data = await visit(`/_root.data?who=${t}`, customer.cookie);
+    expect(data.html).toContain(customer.name);
+    expect(data.response.headers.get("Cache-Control")).toBe("private, no-cache");
+    const me = await call("/api/auth/me", { headers: customer.auth });
+    expect(me.status).toBe(200);
+    expect(me.headers.get("Cache-Control")).toBe("private, no-cache");
+    await me.text();
+  });
+
   it("an answer with a Set-Cookie, or that is not a 200, is marked never to be stored", async () => {
     const url = new URL("http://localhost/");
     const withCookie = await markShared(new Response("x", { headers: { "Set-Cookie": "a=b" } }), url, 0);
