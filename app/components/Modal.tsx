@@ -76,7 +76,7 @@ export function Modal({ title, closeTo, closeLabel = "Close", description, size 
   useDialogBehaviour(dialog, close);
   return (
     <div
-      className="fixed inset-0 z-50 flex items-end justify-center overflow-y-auto bg-slate-950/60 p-0 backdrop-blur-[2px] sm:items-start sm:p-8"
+      className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-slate-950/60 p-0 backdrop-blur-[2px] sm:p-8"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) close();
       }}
@@ -89,7 +89,9 @@ export function Modal({ title, closeTo, closeLabel = "Close", description, size 
         aria-describedby={description ? descriptionId : undefined}
         tabIndex={-1}
         data-testid={testId}
-        className={`card relative w-full ${SIZES[size]} rounded-b-none p-5 shadow-2xl outline-none sm:rounded-b-2xl sm:p-7`}
+        // On a phone the dialog sits at the bottom (mt-auto) while it fits; a taller one starts at the top, where the
+        // overlay scrolls from (align-items: end would push its top out of reach, above the scrollable area).
+        className={`card relative mt-auto w-full ${SIZES[size]} rounded-b-none p-5 shadow-2xl outline-none sm:mt-0 sm:rounded-b-2xl sm:p-7`}
       >
         <Link
           to={closeTo}

@@ -2,3 +2,6 @@
 export function isPurchasable(product: { productAvailable: boolean; stockQuantity: number }): boolean {
   return product.productAvailable && product.stockQuantity > 0;
 }
+
+/** SPEC's alert when a cart line would go above its size's stock: the cart's stepper says it, the server refuses it. */
+export const ABOVE_STOCK = "Cannot add more than available stock";

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 
-import { isPurchasable } from "~/lib/availability";
+import { ABOVE_STOCK, isPurchasable } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
 import { GUEST_CART_MAX_LINES, type GuestCartLine } from "~/lib/guest-cart";
 import { conflict, notFound } from "~/lib/http";
@@ -12,7 +12,6 @@ import { chooseSize, loadProductsWithSizes, sizeColumns } from "./sizes.server";
 
 const { cartItems, products, productSizes } = schema;
 
-export const ABOVE_STOCK = "Cannot add more than available stock";
 export const OUT_OF_STOCK = "This product is out of stock";
 export const SIZE_SOLD_OUT = "This size is sold out";
 

@@ -134,6 +134,16 @@ test.describe("the register form", () => {
     await phone.pressSequentially("07a7-123 4567 89");
     await expect(phone).toHaveValue("0771234567");
   });
+
+  test("a pasted number keeps all its digits, and a +94 number becomes the national one", async ({ page }) => {
+    await gotoHydrated(page, "/register");
+    const phone = page.getByLabel("Phone", { exact: true });
+    // fill() inserts the text at once, as a paste does (a maxlength would cut it before the spaces are taken out).
+    await phone.fill("077 123 4567");
+    await expect(phone).toHaveValue("0771234567");
+    await phone.fill("+94 77 123 4567");
+    await expect(phone).toHaveValue("0771234567");
+  });
 });
 
 test("a wrong password is refused with one message for both fields", async ({ page }) => {

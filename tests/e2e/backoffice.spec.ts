@@ -101,3 +101,16 @@ test("the admin searches the orders, pages through them, opens one and downloads
   await expect(page.getByTestId("status-history")).toContainText("PENDING");
   await expect(page.getByRole("heading", { name: "E-mails sent" })).toBeVisible();
 });
+
+test("on a phone, More's statuses open inside the screen, whatever width the filters wrap to", async ({ page }) => {
+  await logInAs(page);
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/admin/orders");
+    await waitForHydration(page);
+    const filters = page.getByRole("navigation", { name: "Filter orders by status" });
+    await filters.getByText("More").click();
+    for (const status of ["DELIVERED", "CANCELLED"]) await expect(filters.getByRole("link", { name: status })).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `nothing scrolls sideways at ${width}`).toBeLessThanOrEqual(width);
+  }
+});

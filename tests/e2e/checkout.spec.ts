@@ -200,4 +200,20 @@ test.describe("on a narrow phone", () => {
       await expect(part).toBeInViewport({ ratio: 1 });
     }
   });
+
+  test("the checkout dialog, taller than the screen, opens at its title and scrolls to its end", async ({ page }) => {
+    await gotoHydrated(page, "/register");
+    await register(page, uniqueUser());
+    await expect(page).not.toHaveURL(/\/register/);
+    await addFromHomeGrid(page, 1);
+    await gotoHydrated(page, "/cart?checkout");
+    const dialog = page.getByRole("dialog", { name: "Checkout" });
+    expect((await dialog.boundingBox())!.height).toBeGreaterThan(740);
+    // Its title, its close button and the bank to pay are where the shopper starts reading, not above the screen.
+    await expect(dialog.getByRole("heading", { name: "Checkout" })).toBeInViewport({ ratio: 1 });
+    await expect(dialog.getByText("Pay by bank transfer")).toBeInViewport({ ratio: 1 });
+    const placeOrder = dialog.getByRole("button", { name: /^Place Order/ });
+    await placeOrder.scrollIntoViewIfNeeded();
+    await expect(placeOrder).toBeInViewport({ ratio: 1 });
+  });
 });

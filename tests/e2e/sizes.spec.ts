@@ -110,6 +110,23 @@ test("a sold-out size is shown but cannot be chosen", async ({ page, request }) 
   }
 });
 
+test("the cart's + at a size's stock says so on the page and adds nothing", async ({ page, request, context, baseURL }) => {
+  const { product, inStock } = await shoeWithSoldOutSize(request);
+  const line = [{ productId: product.id, sizeId: inStock.id, quantity: inStock.stockQuantity }];
+  await context.addCookies([{ name: "stride_cart", value: encodeURIComponent(JSON.stringify(line)), url: baseURL! }]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await gotoHydrated(page, "/cart");
+  const row = page.getByTestId("cart-line");
+  const quantity = await row.getByTestId("cart-quantity").textContent();
+  // The button is aria-disabled (announced as unavailable) yet still answers a tap, with the message on the page: no
+  // tooltip to hover on a phone. Playwright will not click an aria-disabled button unless forced.
+  const more = row.getByRole("button", { name: /^One more / });
+  await expect(more).toHaveAttribute("aria-disabled", "true");
+  await more.click({ force: true });
+  await expect(row.getByRole("alert")).toHaveText("Cannot add more than available stock");
+  await expect(row.getByTestId("cart-quantity")).toHaveText(quantity!);
+});
+
 test("the size guide opens from the picker", async ({ page, request }) => {
   const { product } = await shoeWithSoldOutSize(request);
   await gotoHydrated(page, `/product/${product.id}`);

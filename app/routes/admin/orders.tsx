@@ -143,7 +143,7 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
   };
   const moreActive = MORE_FILTERS.find((status) => status === active);
   return (
-    <nav aria-label="Filter orders by status" className="mt-6">
+    <nav aria-label="Filter orders by status" className="relative mt-6">
       <ul className="flex flex-wrap gap-2">
         {FILTERS.map((filter) => {
           const current = filter === "ALL" ? active === null : active === filter;
@@ -156,8 +156,10 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
           );
         })}
         <li>
-          {/* A disclosure, so it opens without JavaScript; keyed by the status so it closes once one is chosen. */}
-          <details key={active ?? "ALL"} className="group relative">
+          {/* A disclosure, so it opens without JavaScript; keyed by the status so it closes once one is chosen. On a
+              phone its menu hangs from the right edge of the row of filters (wherever the pill wrapped to), so it
+              never runs off the screen; from sm on, from the pill itself. */}
+          <details key={active ?? "ALL"} className="group sm:relative">
             <summary className={filterPillClass(Boolean(moreActive), "cursor-pointer list-none gap-1 [&::-webkit-details-marker]:hidden")}>
               {moreActive ?? "More"}
               <span aria-hidden="true" className="text-xs transition-transform group-open:rotate-180">
@@ -165,7 +167,7 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
               </span>
               <span className="sr-only"> statuses</span>
             </summary>
-            <ul className="card absolute left-0 z-20 mt-2 w-48 p-1" aria-label="More statuses">
+            <ul className="card absolute right-0 z-20 mt-2 w-48 p-1 sm:left-0 sm:right-auto" aria-label="More statuses">
               {MORE_FILTERS.map((status) => (
                 <li key={status}>
                   <Link
