@@ -539,6 +539,10 @@ async function benchSize(server: Server, products: number, image: { id: number; 
     { name: "/?category=Ladies&page=3 (edge cache)", path: "/?category=Ladies&page=3", status: 200, cached: true, target: CACHED_TARGET },
     { name: "/product/{id} (edge cache)", path: `/product/${productId}`, status: 200, cached: true, target: CACHED_TARGET },
     { name: `/search?keyword=${SEARCH_HIT} (edge cache)`, path: `/search?${new URLSearchParams({ keyword: SEARCH_HIT })}`, status: 200, cached: true, target: CACHED_TARGET },
+    // A shopper who stays moves between pages in the browser: React Router asks only for the next page's data (a
+    // .data request, no HTML), and that is most of what a logged-in shopper costs after the first page.
+    { name: "/?category=Ladies&page=3 .data (logged in)", path: "/_root.data?category=Ladies&page=3", status: 200, ...rendered },
+    { name: "/product/{id} .data (logged in)", path: `/product/${productId}.data`, status: 200, ...rendered },
   ];
   // The back office (issue 16), as the admin: the newest 20 of 100,000 orders (their ids from orders_created_idx, the
   // total from order_counts), and the first 20 of 50,000 users.
@@ -553,7 +557,11 @@ async function benchSize(server: Server, products: number, image: { id: number; 
     const count = (JSON.parse(body) as unknown[]).length;
     return count >= least && count <= most ? null : `expected ${least === most ? least : `${least} to ${most}`} products, got ${count}`;
   };
-  for (const route of routes.slice(12)) await check(server, route, (body) => (body.includes("/product/") ? null : "no product links"));
+  for (const route of routes.slice(12, 16)) await check(server, route, (body) => (body.includes("/product/") ? null : "no product links"));
+  // The navigation data of a page (React Router's turbo-stream), with the shopper's session and the page's products.
+  const navigationData = (body: string) => (body.includes("Bench Shopper") && body.includes("/product/") ? null : "not the logged-in shopper's page data");
+  await check(server, routes[16], navigationData);
+  await check(server, routes[17], navigationData);
   await check(server, floors.healthz, (body) => (body === "ok" ? null : `answered ${body}`));
   await check(server, floors.db, items(24));
   await check(server, routes[0], (body) => (body.includes("/product/") && body.includes("Profile of Bench Shopper") ? null : "no product links, or not logged in"));
