@@ -135,7 +135,7 @@ export function CheckoutModal({
               <span>
                 {nameWithSize(line.productName, line.sizeLabel)} × {line.quantity}
               </span>
-              <span>{formatLkr(line.unitPrice * line.quantity)}</span>
+              <span className="whitespace-nowrap">{formatLkr(line.unitPrice * line.quantity)}</span>
             </li>
           ))}
         </ul>

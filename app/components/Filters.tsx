@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, useSubmit } from "react-router";
+import { Form, useLocation, useSubmit } from "react-router";
 
 import { activeFilterCount, type CatalogueFilters } from "~/lib/catalogue-filters";
 import { AppLink } from "./AppLink";
@@ -33,12 +33,16 @@ export interface FiltersProps {
  */
 export function Filters({ sizes, brands, values, keep, clearHref, problems }: FiltersProps) {
   const submit = useSubmit();
+  // The listing renders the panel anew for each URL (its fields start from the URL's values). A choice made in the open
+  // panel says so in the navigation's state, so on a phone the panel stays open for the next choice.
+  const reopened = (useLocation().state as FiltersNavigationState | null)?.filtersOpen === true;
+  const apply = (form: HTMLFormElement) => submit(compact(form), { method: "get", state: { filtersOpen: form.closest("details")?.open ?? false } satisfies FiltersNavigationState });
   const active = activeFilterCount(values);
   // An unknown brand from the URL stays selectable, so the form shows what the page is filtered by.
   const brandOptions = values.brand !== undefined && !brands.includes(values.brand) ? [values.brand, ...brands] : brands;
   const sizeOptions = values.size !== undefined && !sizes.includes(values.size) ? [values.size, ...sizes] : sizes;
   return (
-    <details className="filters-panel group mt-6" open={problems.length > 0 || undefined}>
+    <details className="filters-panel group mt-6" open={problems.length > 0 || reopened || undefined}>
       <summary className="btn-secondary cursor-pointer list-none [&::-webkit-details-marker]:hidden">
         <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
           <path d="M3 5h14M6 10h8M8.5 15h3" />
@@ -56,11 +60,11 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
         aria-label="Filters"
         className="mt-3 flex flex-col gap-4 rounded-2xl border border-slate-200 p-4 sm:flex-row sm:flex-wrap sm:items-end lg:mt-0 dark:border-slate-800"
         onChange={(event) => {
-          if (event.target instanceof HTMLSelectElement) submit(compact(event.currentTarget), { method: "get" });
+          if (event.target instanceof HTMLSelectElement) apply(event.currentTarget);
         }}
         onSubmit={(event) => {
           event.preventDefault();
-          submit(compact(event.currentTarget), { method: "get" });
+          apply(event.currentTarget);
         }}
       >
         {Object.entries(keep).map(([name, value]) => (
@@ -132,6 +136,10 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
       </Form>
     </details>
   );
+}
+
+interface FiltersNavigationState {
+  filtersOpen: boolean;
 }
 
 /** One of the filter form's choices (size, brand): a labelled select whose first option clears it. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { type ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 
 import { CATEGORIES, type Theme } from "~/lib/constants";
@@ -6,6 +6,7 @@ import type { PublicUser } from "~/lib/schemas/auth";
 import { AppLink } from "./AppLink";
 import { CartIcon, ChevronDownIcon, MenuIcon, UserIcon } from "./icons";
 import { SearchBox } from "./SearchBox";
+import { useMenu } from "./useMenu";
 import { ThemeToggle } from "./ThemeToggle";
 
 interface NavBarProps {
@@ -35,32 +36,6 @@ function BarLink({ to, end = false, children, ...props }: { to: string; end?: bo
       {children}
     </AppLink>
   );
-}
-
-/** A <details> menu (it opens without JavaScript) that, with it, closes after a navigation, on Escape and on a click elsewhere. */
-function useMenu() {
-  const ref = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
-  useEffect(() => {
-    ref.current?.removeAttribute("open");
-  }, [location.key]);
-  useEffect(() => {
-    const onPointer = (event: MouseEvent) => {
-      if (ref.current?.open && !ref.current.contains(event.target as Node)) ref.current.open = false;
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || !ref.current?.open) return;
-      ref.current.open = false;
-      ref.current.querySelector("summary")?.focus();
-    };
-    document.addEventListener("mousedown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, []);
-  return ref;
 }
 
 function CategoriesMenu() {

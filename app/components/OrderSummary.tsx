@@ -46,8 +46,8 @@ export function OrderLines({ order }: { order: OrderView }) {
               <SizeNote label={item.sizeLabel} />
             </td>
             <td className="py-2 text-right">{item.quantity}</td>
-            <td className="py-2 text-right">{formatLkr(item.price)}</td>
-            <td className="py-2 text-right">{formatLkr(item.subtotal)}</td>
+            <td className="whitespace-nowrap py-2 text-right">{formatLkr(item.price)}</td>
+            <td className="whitespace-nowrap py-2 text-right">{formatLkr(item.subtotal)}</td>
           </tr>
         ))}
       </tbody>
@@ -56,7 +56,7 @@ export function OrderLines({ order }: { order: OrderView }) {
           <th scope="row" colSpan={3} className="py-2 text-left">
             Total
           </th>
-          <td className="py-2 text-right">{formatLkr(order.totalAmount)}</td>
+          <td className="whitespace-nowrap py-2 text-right">{formatLkr(order.totalAmount)}</td>
         </tr>
       </tfoot>
     </table>

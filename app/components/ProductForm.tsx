@@ -93,17 +93,18 @@ export function ProductForm({
             <span className="text-sm font-medium">Product Available</span>
           </label>
         </div>
-        <div className="flex gap-3">
-          <Link to={product ? `/product/${product.id}` : "/"} className="btn-secondary">
-            Cancel
-          </Link>
-          <button type="submit" className="btn-primary" disabled={saving}>
-            {saving ? pendingLabel : submitLabel}
-          </button>
-        </div>
       </div>
       <div className="min-w-0">
         <PictureFields images={product?.images} isUpdate={!!product} errors={errors} />
+      </div>
+      {/* Last, after the pictures too: on a phone (one column) and from the keyboard the form ends with its actions. */}
+      <div className="flex gap-3 lg:col-span-2">
+        <Link to={product ? `/product/${product.id}` : "/"} className="btn-secondary">
+          Cancel
+        </Link>
+        <button type="submit" className="btn-primary" disabled={saving}>
+          {saving ? pendingLabel : submitLabel}
+        </button>
       </div>
     </Form>
   );

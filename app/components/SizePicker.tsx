@@ -4,6 +4,7 @@ import { useFetcher, useLocation } from "react-router";
 import type { Category } from "~/lib/constants";
 import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, type SizeView } from "~/lib/sizes";
 import { Toast } from "./Toast";
+import { useMenu } from "./useMenu";
 
 interface AddResult {
   ok: boolean;
@@ -80,7 +81,13 @@ export function SizePicker({ productId, productName, category, sizes, available 
         </div>
       </fieldset>
       <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
-        {chosen ? (chosen.stockQuantity < FEW_LEFT ? `Only ${chosen.stockQuantity} left in ${chosen.label}` : `${chosen.label}: in stock`) : "Sold-out sizes are crossed out."}
+        {chosen
+          ? chosen.stockQuantity < FEW_LEFT
+            ? `Only ${chosen.stockQuantity} left in ${chosen.label}`
+            : `${chosen.label}: in stock`
+          : sizes.some((size) => size.stockQuantity > 0)
+            ? "Sold-out sizes are crossed out."
+            : "Every size is sold out."}
       </p>
       {missing && (
         <p role="alert" className="field-error">
@@ -105,10 +112,12 @@ export function SizePicker({ productId, productName, category, sizes, available 
 
 /** The category's size chart (EU, UK, US and foot length), opened from the picker; a disclosure, so no script is needed. */
 function SizeGuide({ category }: { category: Category }) {
+  const menu = useMenu();
   const rows = SIZE_GUIDES[category];
   if (!rows) return null;
   return (
-    <details className="relative text-sm">
+    // It covers the sizes on a phone: Escape, a tap elsewhere or the summary again put it away.
+    <details ref={menu} className="relative text-sm">
       <summary className="cursor-pointer list-none font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">Size guide</summary>
       <div className="absolute right-0 z-20 mt-2 w-[min(22rem,calc(100vw-2rem))] rounded-2xl border border-slate-200 bg-white p-4 shadow-xl dark:border-slate-700 dark:bg-slate-900">
         <table className="w-full text-left text-sm tabular-nums">

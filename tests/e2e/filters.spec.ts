@@ -248,3 +248,21 @@ test.describe("filter screenshots", () => {
     }
   }
 });
+
+test.describe("filters with JavaScript, on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the panel stays open from one choice to the next, with Clear all in reach", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents");
+    await disclosure(page).click();
+    await brandSelect(page).selectOption("Urban Trek");
+    await expect(page).toHaveURL(/brand=Urban\+Trek/);
+    // Still open for the next choice, which a shopper makes at once.
+    await filters(page).getByLabel("Size").selectOption("EU 42");
+    await expect(page).toHaveURL(/brand=Urban\+Trek&size=EU\+42|size=EU\+42&brand=Urban\+Trek/);
+    await expect(disclosure(page)).toHaveText(/Filters\s*2 applied/);
+    await expect(filters(page).getByRole("link", { name: "Clear all" })).toBeVisible();
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents$/);
+  });
+});

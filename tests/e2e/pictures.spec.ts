@@ -170,3 +170,22 @@ for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
     }
   });
 }
+
+test("on a phone the product form ends with its actions, after the pictures", async ({ page }) => {
+  await logInAs(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/add_product");
+  const pictures = page.getByLabel("Pictures (the first is the card's)", { exact: true });
+  const submit = page.getByRole("button", { name: "Add Product", exact: true });
+  const [picturesBox, submitBox] = [await pictures.boundingBox(), await submit.boundingBox()];
+  expect(submitBox!.y).toBeGreaterThan(picturesBox!.y + picturesBox!.height);
+  // And in the keyboard's order: the pictures' input comes before the form's buttons.
+  const order = await page.evaluate(() => {
+    const form = document.querySelector("form[enctype='multipart/form-data']")!;
+    const focusable = [...form.querySelectorAll<HTMLElement>("input:not([type=hidden]), select, textarea, button, a[href]")];
+    const index = (test: (element: HTMLElement) => boolean) => focusable.findIndex(test);
+    return { pictures: index((element) => element.getAttribute("type") === "file"), submit: index((element) => element.getAttribute("type") === "submit") };
+  });
+  expect(order.pictures).toBeGreaterThanOrEqual(0);
+  expect(order.submit).toBeGreaterThan(order.pictures);
+});

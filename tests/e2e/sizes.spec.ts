@@ -127,14 +127,22 @@ test("the cart's + at a size's stock says so on the page and adds nothing", asyn
   await expect(row.getByTestId("cart-quantity")).toHaveText(quantity!);
 });
 
-test("the size guide opens from the picker", async ({ page, request }) => {
+test("the size guide opens from the picker, and Escape or a tap elsewhere puts it away", async ({ page, request }) => {
   const { product } = await shoeWithSoldOutSize(request);
   await gotoHydrated(page, `/product/${product.id}`);
   const guide = page.getByRole("table", { name: `${product.category}: find your size` });
+  const summary = page.getByText("Size guide", { exact: true });
   await expect(guide).toBeHidden();
-  await page.getByText("Size guide", { exact: true }).click();
+  await summary.click();
   await expect(guide).toBeVisible();
   await expect(guide.getByRole("columnheader", { name: "Foot (cm)" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(guide).toBeHidden();
+  await expect(summary).toBeFocused();
+  await summary.click();
+  await expect(guide).toBeVisible();
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(guide).toBeHidden();
 });
 
 test("an admin restocks one size on the product form, and the page shows it", async ({ page, request }) => {

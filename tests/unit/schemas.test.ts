@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { loginSchema, profileFormSchema, profileSchema, registerFormSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
+import { productInputSchema } from "~/lib/schemas/product";
 
 const valid = { name: "Nimal", email: "Nimal@Example.com", password: "secret123", address: "12 Galle Road", phone: "0771234567" };
 const messagesFor = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }, field: string) =>
@@ -87,5 +88,19 @@ describe("userSchema", () => {
     const user = userSchema.parse({ id: 1, name: "A", email: "a@b.c", phone: "0771234567", address: "x", role: "ROLE_CUSTOMER", passwordHash: "pbkdf2..." });
     expect(Object.keys(user).sort()).toEqual(["address", "email", "id", "name", "phone", "role"]);
     expect(userSchema.safeParse({ id: 1, name: "A", email: "a@b.c", phone: "", address: "", role: "ROLE_ROOT" }).success).toBe(false);
+  });
+});
+
+describe("productInputSchema: what an admin who left a field empty is told", () => {
+  const product = { name: "Runner", brand: "Stride", description: "Light", price: 12500, category: "Gents", stockQuantity: 5, releaseDate: "2026-01-15" };
+
+  it("an empty price is required, not 'not a number'; a price that is not a number says so", () => {
+    expect(messagesFor(productInputSchema.safeParse({ ...product, price: undefined }), "price")).toEqual(["Price is required"]);
+    expect(messagesFor(productInputSchema.safeParse({ ...product, price: Number.NaN }), "price")).toEqual(["Price must be a number"]);
+  });
+
+  it("an empty release date is required first; a date in another shape says which shape", () => {
+    expect(messagesFor(productInputSchema.safeParse({ ...product, releaseDate: "" }), "releaseDate")[0]).toBe("Release date is required");
+    expect(messagesFor(productInputSchema.safeParse({ ...product, releaseDate: "15/01/2026" }), "releaseDate")[0]).toBe("Release date must be YYYY-MM-DD");
   });
 });

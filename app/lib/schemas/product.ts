@@ -29,7 +29,7 @@ export const productInputSchema = z.object({
     .max(2000, "Description must be at most 2000 characters")
     .transform((text) => text.replace(/\r\n?/g, "\n")), // browsers send a textarea's line breaks as \r\n
   price: z
-    .number({ error: "Price must be a number" })
+    .number({ error: (issue) => (issue.input === undefined ? "Price is required" : "Price must be a number") })
     .min(0, "Price cannot be negative")
     .max(PRICE_MAX, "Price is too high")
     .refine((value) => rupeesToCents(value) !== null, "Price can have at most 2 decimals"),
@@ -39,7 +39,11 @@ export const productInputSchema = z.object({
     .int("Stock quantity must be a whole number")
     .min(0, "Stock quantity cannot be negative")
     .max(1_000_000, "Stock quantity is too high"),
-  releaseDate: z.string({ error: "Release date is required" }).regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD").refine(isRealDate, "Release date is not a real date"),
+  releaseDate: z
+    .string({ error: "Release date is required" })
+    .min(1, "Release date is required")
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD")
+    .refine(isRealDate, "Release date is not a real date"),
   productAvailable: z.boolean({ error: "productAvailable must be true or false" }).default(true),
   // Optional (additive to API.md): without it a new product has one "One size" holding stockQuantity.
   sizes: z
