@@ -182,7 +182,7 @@ test("on a phone the product form ends with its actions, after the pictures", as
   // And in the keyboard's order: the pictures' input comes before the form's buttons.
   const order = await page.evaluate(() => {
     const form = document.querySelector("form[enctype='multipart/form-data']")!;
-    const focusable = [...form.querySelectorAll<HTMLElement>("input:not([type=hidden]), select, textarea, button, a[href]")];
+    const focusable = Array.from(form.querySelectorAll<HTMLElement>("input:not([type=hidden]), select, textarea, button, a[href]"));
     const index = (test: (element: HTMLElement) => boolean) => focusable.findIndex(test);
     return { pictures: index((element) => element.getAttribute("type") === "file"), submit: index((element) => element.getAttribute("type") === "submit") };
   });
