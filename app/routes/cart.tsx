@@ -134,9 +134,9 @@ function CartLineRow({ line }: { line: CartLine }) {
               value={quantity + 1}
               aria-disabled={atStock || undefined}
               onClick={(event) => {
-                if (!atStock) return;
-                event.preventDefault();
-                setAboveStock(true);
+                // The message answers this press only: a + that still fits takes it away.
+                setAboveStock(atStock);
+                if (atStock) event.preventDefault();
               }}
               aria-label={`One more ${name}`}
               className="inline-flex size-11 items-center justify-center text-lg font-semibold aria-disabled:opacity-40"
