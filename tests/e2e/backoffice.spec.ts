@@ -61,6 +61,20 @@ test("the admin searches the orders, pages through them, opens one and downloads
   const cards = page.getByTestId("admin-order");
   await expect(cards).toHaveCount(20);
   expect(await cards.evaluateAll((all) => all.map((card) => Number(card.getAttribute("data-order-id"))))).toEqual(newestFirst.slice(0, 20));
+  // The customer's phone is shown whole on every line (an admin calls it); a long e-mail is what gives way.
+  const cutPhones = await cards.evaluateAll((all) =>
+    all.filter((card) => {
+      const phone = Array.from(card.querySelectorAll("span")).find((span) => /^\d{10}$/.test(span.textContent ?? ""));
+      if (!phone) return true;
+      const edge = phone.getBoundingClientRect().right;
+      // Clipped when an ancestor that hides its overflow ends before the number does.
+      for (let box = phone.parentElement; box && box !== card; box = box.parentElement) {
+        if (getComputedStyle(box).overflow !== "visible" && box.getBoundingClientRect().right < edge - 0.5) return true;
+      }
+      return false;
+    }).length,
+  );
+  expect(cutPhones, "lines whose phone number is cut off").toBe(0);
 
   // The second page, and back.
   const pages = page.getByRole("navigation", { name: "Pages" });

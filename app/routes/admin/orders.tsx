@@ -288,8 +288,11 @@ function OrderLineItem({ order, href }: { order: OrderLine; href: ReturnType<typ
       </div>
       <p className="col-span-2 min-w-0 text-sm lg:col-span-1" title={`${order.customerName}, ${order.customerEmail}, ${order.customerPhone}`}>
         <span className="block truncate font-medium">{order.customerName}</span>
-        <span className="block truncate text-slate-600 dark:text-slate-400">
-          {order.customerEmail} · <span className="whitespace-nowrap">{order.customerPhone}</span>
+        {/* The phone first, whole (an admin calls it); a long e-mail gives way. */}
+        <span className="flex gap-1 text-slate-600 dark:text-slate-400">
+          <span className="whitespace-nowrap">{order.customerPhone}</span>
+          <span aria-hidden="true">·</span>
+          <span className="min-w-0 truncate">{order.customerEmail}</span>
         </span>
       </p>
       <p className="col-span-2 line-clamp-2 min-w-0 text-sm lg:col-span-1" title={items}>
