@@ -9,8 +9,23 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: ReactNode;
 }
 
+/**
+ * The errors a field still shows: the server's, until the shopper changes the field (the next answer brings its own,
+ * a new list, which shows again). `onInput` goes on the input.
+ */
+function useErrorsUntilEdited(errors: string[] | undefined, onInput: InputHTMLAttributes<HTMLInputElement>["onInput"]) {
+  const [editedAfter, setEditedAfter] = useState<string[] | undefined>();
+  const shown = errors?.length && editedAfter !== errors ? errors : undefined;
+  const handleInput: InputHTMLAttributes<HTMLInputElement>["onInput"] = (event) => {
+    setEditedAfter(errors);
+    onInput?.(event);
+  };
+  return { shown, handleInput };
+}
+
 /** A labelled input with its errors announced and tied to it (aria-describedby). */
-export function Field({ name, label, errors, hint, id = name, className, ...input }: FieldProps) {
+export function Field({ name, label, errors: serverErrors, hint, id = name, className, onInput, ...input }: FieldProps) {
+  const { shown: errors, handleInput } = useErrorsUntilEdited(serverErrors, onInput);
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
@@ -19,7 +34,7 @@ export function Field({ name, label, errors, hint, id = name, className, ...inpu
       <label htmlFor={id} className="field-label">
         {label}
       </label>
-      <input id={id} name={name} className="field-input" aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} name={name} className="field-input" aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} onInput={handleInput} {...input} />
       {hint && (
         <p id={hintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
           {hint}
@@ -35,8 +50,9 @@ export function Field({ name, label, errors, hint, id = name, className, ...inpu
 }
 
 /** A password input with a show/hide button. */
-export function PasswordField({ name, label, errors, id = name, className, ...input }: Omit<FieldProps, "type">) {
+export function PasswordField({ name, label, errors: serverErrors, id = name, className, onInput, ...input }: Omit<FieldProps, "type">) {
   const [visible, setVisible] = useState(false);
+  const { shown: errors, handleInput } = useErrorsUntilEdited(serverErrors, onInput);
   const errorId = `${id}-error`;
   return (
     <div className={className}>
@@ -51,6 +67,7 @@ export function PasswordField({ name, label, errors, id = name, className, ...in
           className="field-input pr-12"
           aria-invalid={errors?.length ? true : undefined}
           aria-describedby={errors?.length ? errorId : undefined}
+          onInput={handleInput}
           {...input}
         />
         <button

@@ -189,3 +189,22 @@ test("on a phone the product form ends with its actions, after the pictures", as
   expect(order.pictures).toBeGreaterThanOrEqual(0);
   expect(order.submit).toBeGreaterThan(order.pictures);
 });
+
+test("a field's error goes once the admin changes the field, and a new refusal brings it back", async ({ page }) => {
+  await logInAs(page);
+  await page.goto("/add_product");
+  await waitForHydration(page);
+  const submit = page.getByRole("button", { name: "Add Product", exact: true });
+  await submit.click();
+  const name = page.getByLabel("Name", { exact: true });
+  await expect(page.getByText("Name is required")).toBeVisible();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await name.fill("Half-filled Runner");
+  await expect(page.getByText("Name is required")).toHaveCount(0);
+  await expect(name).not.toHaveAttribute("aria-invalid", "true");
+  // The other fields' errors stay until they are changed.
+  await expect(page.getByText("Brand is required")).toBeVisible();
+  await name.fill("");
+  await submit.click();
+  await expect(page.getByText("Name is required")).toBeVisible();
+});
