@@ -1,4 +1,4 @@
-import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useState, type DOMAttributes, type InputHTMLAttributes, type ReactNode } from "react";
 
 import { EyeIcon, EyeOffIcon } from "./icons";
 
@@ -11,12 +11,12 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /**
  * The errors a field still shows: the server's, until the shopper changes the field (the next answer brings its own,
- * a new list, which shows again). `onInput` goes on the input.
+ * a new list, which shows again). `handleInput` goes on the field (an input, a textarea or a select).
  */
-function useErrorsUntilEdited(errors: string[] | undefined, onInput: InputHTMLAttributes<HTMLInputElement>["onInput"]) {
+export function useErrorsUntilEdited<E = HTMLInputElement>(errors: string[] | undefined, onInput?: DOMAttributes<E>["onInput"]) {
   const [editedAfter, setEditedAfter] = useState<string[] | undefined>();
   const shown = errors?.length && editedAfter !== errors ? errors : undefined;
-  const handleInput: InputHTMLAttributes<HTMLInputElement>["onInput"] = (event) => {
+  const handleInput: DOMAttributes<E>["onInput"] = (event) => {
     setEditedAfter(errors);
     onInput?.(event);
   };

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { CATEGORIES } from "~/lib/constants";
 import type { ProductView } from "~/lib/schemas/product";
 import type { SizeView } from "~/lib/sizes";
-import { Field, FormAlert } from "./Field";
+import { Field, FormAlert, useErrorsUntilEdited } from "./Field";
 import { PictureFields } from "./PictureFields";
 import { SizesEditor } from "./SizesEditor";
 
@@ -32,6 +32,9 @@ export function ProductForm({
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors;
+  // Written out below (not Fields), so their errors go on a change the way a Field's do.
+  const descriptionErrors = useErrorsUntilEdited<HTMLTextAreaElement>(errors?.description);
+  const categoryErrors = useErrorsUntilEdited<HTMLSelectElement>(errors?.category);
 
   return (
     <Form method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_360px]" noValidate>
@@ -53,12 +56,13 @@ export function ProductForm({
             maxLength={2000}
             defaultValue={product?.description}
             className="field-input"
-            aria-invalid={errors?.description ? true : undefined}
-            aria-describedby={errors?.description ? "description-error" : undefined}
+            aria-invalid={descriptionErrors.shown ? true : undefined}
+            aria-describedby={descriptionErrors.shown ? "description-error" : undefined}
+            onInput={descriptionErrors.handleInput}
           />
-          {errors?.description && (
+          {descriptionErrors.shown && (
             <p id="description-error" className="field-error">
-              {errors.description[0]}
+              {descriptionErrors.shown[0]}
             </p>
           )}
         </div>
@@ -68,7 +72,7 @@ export function ProductForm({
             <label htmlFor="category" className="field-label">
               Category
             </label>
-            <select id="category" name="category" required defaultValue={product?.category ?? ""} className="field-input" aria-invalid={errors?.category ? true : undefined} aria-describedby={errors?.category ? "category-error" : undefined}>
+            <select id="category" name="category" required defaultValue={product?.category ?? ""} className="field-input" aria-invalid={categoryErrors.shown ? true : undefined} aria-describedby={categoryErrors.shown ? "category-error" : undefined} onInput={categoryErrors.handleInput}>
               <option value="" disabled>
                 Choose...
               </option>
@@ -78,9 +82,9 @@ export function ProductForm({
                 </option>
               ))}
             </select>
-            {errors?.category && (
+            {categoryErrors.shown && (
               <p id="category-error" className="field-error">
-                {errors.category[0]}
+                {categoryErrors.shown[0]}
               </p>
             )}
           </div>

@@ -204,6 +204,11 @@ test("a field's error goes once the admin changes the field, and a new refusal b
   await expect(name).not.toHaveAttribute("aria-invalid", "true");
   // The other fields' errors stay until they are changed.
   await expect(page.getByText("Brand is required")).toBeVisible();
+  // The description and the category (a textarea and a select, not Fields) behave the same.
+  await page.getByLabel("Description", { exact: true }).fill("Light and quick.");
+  await expect(page.getByText("Description is required")).toHaveCount(0);
+  await page.getByLabel("Category", { exact: true }).selectOption("Gents");
+  await expect(page.getByText(/^Choose a category/)).toHaveCount(0);
   await name.fill("");
   await submit.click();
   await expect(page.getByText("Name is required")).toBeVisible();
