@@ -34,3 +34,12 @@ export function routeId(value: string | undefined): number {
   if (id === null) throw data(null, { status: 404 });
   return id;
 }
+
+/**
+ * A screen's `headers` export that passes on its action's Retry-After (a 429's): React Router keeps only an action's
+ * cookies on a page unless the route says which headers to keep.
+ */
+export function keepRetryAfter({ actionHeaders }: { actionHeaders: Headers }): Record<string, string> {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : {};
+}

@@ -3,7 +3,7 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert } from "~/components/Field";
 import { parseForm, readFormData } from "~/lib/forms";
-import { HttpError } from "~/lib/http";
+import { HttpError, keepRetryAfter } from "~/lib/http";
 import { forgotPasswordSchema } from "~/lib/schemas/auth";
 import { mailerFor } from "~/services/outbox.server";
 import { FORGOT_PASSWORD_ANSWER } from "~/lib/password-reset";
@@ -65,6 +65,9 @@ export default function ForgotPasswordPage() {
     </AuthCard>
   );
 }
+
+/** A refused attempt's 429 says when to try again, as the API's does. */
+export const headers = keepRetryAfter;
 
 export function meta() {
   return [{ title: "Forgot password | Stride" }, { name: "robots", content: "noindex" }];

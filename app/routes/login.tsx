@@ -3,7 +3,7 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
 import { parseForm, readFormData } from "~/lib/forms";
-import { HttpError } from "~/lib/http";
+import { HttpError, keepRetryAfter } from "~/lib/http";
 import { loginSchema } from "~/lib/schemas/auth";
 import { INVALID_CREDENTIALS, login } from "~/services/auth.server";
 import { afterLoginPath, redirectIfLoggedIn, startSession } from "~/services/session.server";
@@ -26,7 +26,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     const { token, user } = await login(context.db, parsed.data, context.cloudflare.env.JWT_SECRET);
     return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
   } catch (error) {
-    if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {} }, { status: error.status });
+    if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {} }, { status: error.status, headers: error.headers });
     throw error;
   }
 }
@@ -83,6 +83,9 @@ export default function LoginPage() {
     </AuthCard>
   );
 }
+
+/** A refused attempt's 429 says when to try again, as the API's does. */
+export const headers = keepRetryAfter;
 
 export function meta() {
   return [{ title: "Login | Stride" }, { name: "description", content: "Log in to your Stride account." }];

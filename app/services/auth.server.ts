@@ -1,12 +1,12 @@
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 
 import type { Role } from "~/lib/constants";
 import { HttpError, conflict, unauthorized } from "~/lib/http";
 import type { LoginInput, ProfileInput, PublicUser, RegisterInput } from "~/lib/schemas/auth";
-import { constraintFailure, type Db, schema } from "./db.server";
+import { constraintFailure, type Db, readWithNext, schema } from "./db.server";
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from "./password.server";
-import { issueToken, readToken } from "./token.server";
+import { issueToken, readToken, unverifiedClaims, type TokenClaims } from "./token.server";
 
 const { users, loginAttempts } = schema;
 
@@ -36,23 +36,36 @@ export async function findUserById(db: Db, id: number): Promise<SessionUser | nu
  * The user a token belongs to, read from D1 each time so a deleted user or a changed role takes effect at once; and
  * only while the token's session version is the user's, so a logout or a new password ends it (one indexed read).
  * With it, the pairs in their cart: every screen shows the count beside the user, and one statement costs less than
- * two (a D1 call costs as much CPU as a small page's rendering).
+ * two (a D1 call costs as much CPU as a small page's rendering). The read starts, from what the token claims, while
+ * its signature is checked, and rides with the page's own first read (readWithNext); its row counts only for a token
+ * whose checked claims are the same.
  */
 export async function findSessionByToken(db: Db, token: string, secret: string): Promise<{ user: SessionUser; cartCount: number } | null> {
+  const claimed = unverifiedClaims(token);
+  if (!claimed) return null;
+  const sessionRow = readWithNext(db, sessionPlan(db, claimed));
   const claims = await readToken(token, secret);
-  if (!claims) return null;
-  const [row] = await db
+  if (!claims || claims.userId !== claimed.userId || claims.sessionVersion !== claimed.sessionVersion) {
+    sessionRow.drop();
+    return null;
+  }
+  const row = await sessionRow.answer();
+  if (!row) return null;
+  const { cartCount, ...user } = row;
+  return { user, cartCount };
+}
+
+function sessionPlan(db: Db, { userId, sessionVersion }: TokenClaims) {
+  const row = db
     .select({
       ...publicColumns,
       // Written out: Drizzle leaves the columns of a one-table select unqualified, and "id" would be cart_items' own.
       cartCount: sql<number>`(SELECT coalesce(sum(cart_items.quantity), 0) FROM cart_items WHERE cart_items.user_id = users.id)`.mapWith(Number),
     })
     .from(users)
-    .where(and(eq(users.id, claims.userId), eq(users.sessionVersion, claims.sessionVersion)))
+    .where(and(eq(users.id, userId), eq(users.sessionVersion, sessionVersion)))
     .limit(1);
-  if (!row) return null;
-  const { cartCount, ...user } = row;
-  return { user, cartCount };
+  return { statements: [row] as [typeof row], assemble: ([rows]: unknown[]) => (rows as Array<Awaited<typeof row>[number]>)[0] ?? null };
 }
 
 /**
@@ -101,37 +114,35 @@ export const LOGIN_RATE_LIMIT: RateLimit = {
   message: "Too many failed login attempts. Please try again later.",
 };
 
-/** 429 with Retry-After once `key` has `limit.max` attempts in the window. Login counts failures under the e-mail. */
-export async function assertNotRateLimited(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT) {
+/**
+ * Counts one attempt under `key` (login: the e-mail), or answers 429 with Retry-After when the window already holds
+ * `limit.max`. The count and the check are one statement, so attempts sent in parallel cannot all pass a check made
+ * before any of them was counted; a refused attempt is not counted. Attempts that left the window are forgotten.
+ */
+export async function takeAttempt(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT): Promise<void> {
   const windowStart = now - limit.windowMs;
-  const recent = await db
-    .select({ attemptedAt: loginAttempts.attemptedAt })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.email, key), gt(loginAttempts.attemptedAt, windowStart)))
-    .orderBy(asc(loginAttempts.attemptedAt))
-    .limit(limit.max);
-  if (recent.length < limit.max) return;
+  const inWindow = and(eq(loginAttempts.email, key), gt(loginAttempts.attemptedAt, windowStart));
+  const counted = db.select({ count: count() }).from(loginAttempts).where(inWindow);
+  // INSERT ... SELECT: one row when the window has room, none when it is full (Drizzle wants every column; a NULL id
+  // is the next rowid).
+  const attempt = db
+    .select({ id: sql<number>`NULL`.as("id"), email: sql<string>`${key}`.as("email"), attemptedAt: sql<number>`${now}`.as("attempted_at") })
+    .from(sql`(SELECT 1)`)
+    .where(sql`(${counted}) < ${limit.max}`);
+  const [taken, [oldest]] = await db.batch([
+    db.insert(loginAttempts).select(attempt).returning({ id: loginAttempts.id }),
+    db.select({ attemptedAt: min(loginAttempts.attemptedAt) }).from(loginAttempts).where(inWindow),
+    db.delete(loginAttempts).where(and(eq(loginAttempts.email, key), lt(loginAttempts.attemptedAt, windowStart))),
+  ]);
+  if (taken.length) return;
   // Blocked until the oldest attempt in the window falls out of it.
-  const retryAfterSeconds = Math.max(1, Math.ceil((recent[0].attemptedAt + limit.windowMs - now) / 1000));
-  throw new HttpError(429, limit.message, undefined, {
-    "Retry-After": String(retryAfterSeconds),
-  });
-}
-
-/** Counts one attempt under `key` and forgets the ones that left the window (statements for a D1 batch). */
-export function recordAttemptStatements(db: Db, key: string, now: number, limit: RateLimit = LOGIN_RATE_LIMIT) {
-  return [
-    db.insert(loginAttempts).values({ email: key, attemptedAt: now }),
-    db.delete(loginAttempts).where(and(eq(loginAttempts.email, key), lt(loginAttempts.attemptedAt, now - limit.windowMs))),
-  ] as const;
-}
-
-async function recordFailure(db: Db, email: string, now: number) {
-  await db.batch(recordAttemptStatements(db, email, now));
+  const retryAfterSeconds = Math.max(1, Math.ceil(((oldest?.attemptedAt ?? now) + limit.windowMs - now) / 1000));
+  throw new HttpError(429, limit.message, undefined, { "Retry-After": String(retryAfterSeconds) });
 }
 
 export async function login(db: Db, input: LoginInput, secret: string, now = Date.now()) {
-  await assertNotRateLimited(db, input.email, now);
+  // Counted before the password is checked (a success forgets the e-mail's attempts below).
+  await takeAttempt(db, input.email, now);
   const [found] = await db
     .select({ ...publicColumns, passwordHash: users.passwordHash, sessionVersion: users.sessionVersion })
     .from(users)
@@ -139,10 +150,7 @@ export async function login(db: Db, input: LoginInput, secret: string, now = Dat
     .limit(1);
   // An unknown e-mail still pays for one hash, so timing does not tell which e-mails have accounts.
   const valid = await verifyPassword(input.password, found?.passwordHash ?? DUMMY_HASH);
-  if (!found || !valid) {
-    await recordFailure(db, input.email, now);
-    throw new HttpError(401, INVALID_CREDENTIALS);
-  }
+  if (!found || !valid) throw new HttpError(401, INVALID_CREDENTIALS);
   const { passwordHash, sessionVersion, ...user } = found;
   const upgrades = needsRehash(passwordHash)
     ? [db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, user.id))]

@@ -4,7 +4,7 @@ import { passwordResetMail } from "~/lib/emails.server";
 import { badRequest } from "~/lib/http";
 import { RESET_LINK_INVALID, RESET_LINK_MINUTES } from "~/lib/password-reset";
 import type { ResetPasswordInput } from "~/lib/schemas/auth";
-import { assertNotRateLimited, recordAttemptStatements, type RateLimit } from "./auth.server";
+import { takeAttempt, type RateLimit } from "./auth.server";
 import { type Db, schema } from "./db.server";
 import { outboxValues, type Mailer } from "./outbox.server";
 import { hashPassword } from "./password.server";
@@ -47,18 +47,12 @@ export const resetLink = (siteUrl: string, token: string) => `${siteUrl}/reset-p
  * outbox in the same batch; for none, only the attempt is counted. Either way the caller answers FORGOT_PASSWORD_ANSWER.
  */
 export async function requestPasswordReset(db: Db, email: string, mailer: Mailer, now = Date.now()): Promise<void> {
-  const key = rateKey(email);
-  await assertNotRateLimited(db, key, now, RESET_RATE_LIMIT);
-  const counted = recordAttemptStatements(db, key, now, RESET_RATE_LIMIT);
+  await takeAttempt(db, rateKey(email), now, RESET_RATE_LIMIT);
   const [user] = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.email, email)).limit(1);
-  if (!user) {
-    await db.batch(counted);
-    return;
-  }
+  if (!user) return;
   const token = newToken();
   const mail = passwordResetMail({ name: user.name, resetUrl: resetLink(mailer.siteUrl, token), validMinutes: RESET_LINK_MINUTES });
   const results = await db.batch([
-    ...counted,
     db.delete(passwordResets).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt))),
     db.insert(passwordResets).values({ userId: user.id, tokenHash: await hashResetToken(token), expiresAt: now + RESET_LINK_MS }),
     db

@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify } from "jose";
+import { SignJWT, decodeJwt, jwtVerify, type JWTPayload } from "jose";
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
@@ -41,12 +41,28 @@ export interface TokenClaims {
 export async function readToken(token: string, secret: string): Promise<TokenClaims | null> {
   try {
     const { payload } = await jwtVerify(token, await keyFor(secret), { algorithms: ["HS256"] });
-    const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || userId <= 0) return null;
-    const sessionVersion = payload.sv === undefined ? INITIAL_SESSION_VERSION : payload.sv;
-    if (typeof sessionVersion !== "number" || !Number.isSafeInteger(sessionVersion) || sessionVersion < 0) return null;
-    return { userId, sessionVersion };
+    return claimsOf(payload);
   } catch {
     return null;
   }
+}
+
+/**
+ * What a token claims before its signature is checked, or null when it is not a token: only to start reading the
+ * session it names while the check runs (findSessionByToken). Nothing may be trusted from it until readToken agrees.
+ */
+export function unverifiedClaims(token: string): TokenClaims | null {
+  try {
+    return claimsOf(decodeJwt(token));
+  } catch {
+    return null;
+  }
+}
+
+function claimsOf(payload: JWTPayload): TokenClaims | null {
+  const userId = Number(payload.sub);
+  if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+  const sessionVersion = payload.sv === undefined ? INITIAL_SESSION_VERSION : payload.sv;
+  if (typeof sessionVersion !== "number" || !Number.isSafeInteger(sessionVersion) || sessionVersion < 0) return null;
+  return { userId, sessionVersion };
 }

@@ -158,6 +158,15 @@ describe("POST /api/auth/login", () => {
       expect(retryAfter).toBeLessThanOrEqual(61);
     });
 
+    it("attempts sent all at once are counted before any password is checked: 15 in parallel give ten 401s and five 429s", async () => {
+      const target = await register();
+      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => attempt(target.email, `parallel-${i}`)));
+      const statuses = answers.map((response) => response.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+      expect((await attempt(target.email, target.password)).status).toBe(429);
+    });
+
     it("limits unknown e-mails as well (no account enumeration by the 429)", async () => {
       const ghost = uniqueEmail("ghost");
       await insertFailures(ghost, 10, Date.now() - 1000);

@@ -259,6 +259,15 @@ describe("the screens", () => {
     expect((await mailRows("kind = 'PASSWORD_RESET' AND to_address = ?", user.email)).length).toBe(1);
   });
 
+  it("/forgot-password past the limit: 429 with the limit's message and Retry-After, as the API answers", async () => {
+    const email = uniqueEmail("eager");
+    for (let i = 0; i < 5; i++) expect((await postForm("/forgot-password", { email })).status).toBe(200);
+    const refused = await postForm("/forgot-password", { email });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain("Too many password reset requests for this e-mail. Please try again later.");
+  });
+
   it("/forgot-password with a malformed e-mail says so (400)", async () => {
     const response = await postForm("/forgot-password", { email: "nope" });
     expect(response.status).toBe(400);

@@ -116,6 +116,16 @@ describe("login screen", () => {
     }
   });
 
+  it("a locked e-mail: 429 with the limit's message and Retry-After, as the API answers", async () => {
+    const locked = uniqueEmail("locked");
+    const statement = testEnv.DB.prepare("INSERT INTO login_attempts (email, attempted_at) VALUES (?, ?)");
+    await testEnv.DB.batch(Array.from({ length: 10 }, () => statement.bind(locked, Date.now() - 1000)));
+    const response = await postForm("/login", { email: locked, password: DEFAULT_PASSWORD });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await response.text()).toContain("Too many failed login attempts. Please try again later.");
+  });
+
   it("an empty form is 400 with the same message", async () => {
     const response = await postForm("/login", { email: "", password: "" });
     expect(response.status).toBe(400);
