@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useFetcher, useFetchers, useLocation, useSubmit } from "react-router";
 
+import { queueCartWrite } from "./cartWrites";
 import { Toast } from "./Toast";
 
 interface AddToCartResult {
@@ -16,7 +17,8 @@ const FETCHER_PREFIX = "add-to-cart:";
  * 24. Without JavaScript the form posts and the action comes back to this page, which shows the toast. With it, the
  * submit handler adds the product with a fetcher and the page stays put. Each product has a fetcher and a toast of its
  * own (keyed by its id): adding a second product while the first is on its way neither cancels the first nor loses
- * what it answers.
+ * what it answers. The adds go to the server one at a time (cartWrites.ts: a visitor's cookie cart would lose one),
+ * and a product waiting its turn shows "Adding..." as one on its way does.
  */
 export function useAddToCart() {
   const formId = useId();
@@ -24,7 +26,9 @@ export function useAddToCart() {
   const fetchers = useFetchers();
   const location = useLocation();
   const [addedKeys, setAddedKeys] = useState<string[]>([]);
-  const adding = new Set(fetchers.filter((fetcher) => fetcher.key.startsWith(FETCHER_PREFIX) && fetcher.state !== "idle").map((fetcher) => fetcher.key));
+  /** Clicked and not yet answered: waiting for the add before it, or on its way. */
+  const [queuedKeys, setQueuedKeys] = useState<string[]>([]);
+  const adding = new Set([...fetchers.filter((fetcher) => fetcher.key.startsWith(FETCHER_PREFIX) && fetcher.state !== "idle").map((fetcher) => fetcher.key), ...queuedKeys]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const button = (event.nativeEvent as SubmitEvent).submitter;
@@ -32,8 +36,12 @@ export function useAddToCart() {
     if (!productId) return;
     event.preventDefault();
     const key = FETCHER_PREFIX + productId;
-    submit({ productId }, { method: "post", action: "/cart/add", navigate: false, fetcherKey: key });
+    setQueuedKeys((keys) => [...keys, key]);
     setAddedKeys((keys) => (keys.includes(key) ? keys : [...keys, key]));
+    // The submission's promise settles once the action has answered and the page's data is reloaded.
+    void queueCartWrite(() => submit({ productId }, { method: "post", action: "/cart/add", navigate: false, fetcherKey: key })).then(() =>
+      setQueuedKeys((keys) => keys.filter((queued) => queued !== key)),
+    );
   };
 
   return {

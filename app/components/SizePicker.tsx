@@ -3,6 +3,7 @@ import { useFetcher, useLocation } from "react-router";
 
 import type { Category } from "~/lib/constants";
 import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, type SizeView } from "~/lib/sizes";
+import { queueCartWrite } from "./cartWrites";
 import { Toast } from "./Toast";
 import { useMenu } from "./useMenu";
 
@@ -23,7 +24,9 @@ export function SizePicker({ productId, productName, category, sizes, available 
   const group = useRef<HTMLFieldSetElement>(null);
   const [chosen, setChosen] = useState<SizeView | null>(null);
   const [missing, setMissing] = useState(false);
-  const adding = fetcher.state !== "idle";
+  // Waiting for an add of the page's grid ("You may also like") to be answered first: cartWrites.ts.
+  const [queued, setQueued] = useState(false);
+  const adding = queued || fetcher.state !== "idle";
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -32,7 +35,8 @@ export function SizePicker({ productId, productName, category, sizes, available 
       group.current?.querySelector<HTMLInputElement>("input:not(:disabled)")?.focus();
       return;
     }
-    fetcher.submit({ productId: String(productId), sizeId: String(chosen.id) }, { method: "post", action: "/cart/add" });
+    setQueued(true);
+    void queueCartWrite(() => fetcher.submit({ productId: String(productId), sizeId: String(chosen.id) }, { method: "post", action: "/cart/add" })).then(() => setQueued(false));
   };
 
   const hintId = `size-hint-${productId}`;

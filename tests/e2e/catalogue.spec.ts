@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from "@playwright/test";
 
 import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, pngFromPixels, waitForHydration } from "./helpers";
 
@@ -484,29 +484,41 @@ test("a card is one link to its product: a click on the picture opens it, the Ad
   await expect(page).toHaveURL(`/product/${product.id}`);
 });
 
-test("two products added one right after the other are both on their way at once, both answered, both in the cart", async ({ page }) => {
+test("two products added one right after the other both show Adding..., go one at a time, are both answered and both in the cart", async ({ page }) => {
   const [first, second] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Accessories");
   await gotoHydrated(page, "/?category=Accessories");
   await expect(cartLink(page, 0)).toBeVisible();
-  // The adds answer slowly, so the second click comes while the first is still on its way.
+  // The first add answers slowly, so the second click comes while the first is still on its way.
+  let delayed = false;
   await page.route("**/cart/add*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    if (!delayed) {
+      delayed = true;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    }
     await route.continue().catch(() => {}); // the page may be gone by then
   });
   const aborted: string[] = [];
   page.on("requestfailed", (request) => request.url().includes("/cart/add") && aborted.push(request.url()));
+  // A visitor's cart is one cookie that each add writes whole from the one its request carried: an add sent before
+  // the one ahead of it is answered starts from the old cart, and the later answer drops the other's line (that lost
+  // a product now and then when the server was slow). So the page sends the second add once the first is answered.
+  const traffic: string[] = [];
+  const productOf = (request: Request) => new URLSearchParams(request.postData() ?? "").get("productId");
+  page.on("request", (request) => request.url().includes("/cart/add") && traffic.push(`sent ${productOf(request)}`));
+  page.on("requestfinished", (request) => request.url().includes("/cart/add") && traffic.push(`answered ${productOf(request)}`));
 
   // The name starts with the words shown: "Add to Cart: {name}", then "Adding to Cart: {name}" while it is on its way.
   const buttonOf = (product: ApiProduct, verb = "Add") => cardOf(page, product.name).getByRole("button", { name: `${verb} to Cart: ${product.name}`, exact: true });
   await buttonOf(first).click();
   await buttonOf(second).click();
-  // Each product has its own fetcher: neither add cancels the other.
+  // Each product has its own fetcher: neither add cancels the other, and the one waiting its turn says so too.
   await expect(buttonOf(first, "Adding")).toHaveText("Adding...");
   await expect(buttonOf(second, "Adding")).toHaveText("Adding...");
   // And each its own answer: two toasts.
   await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toHaveCount(2);
   await expect(cartLink(page, 2)).toBeVisible();
   expect(aborted, "no add was cancelled").toEqual([]);
+  expect(traffic).toEqual([`sent ${first.id}`, `answered ${first.id}`, `sent ${second.id}`, `answered ${second.id}`]);
 
   await page.unroute("**/cart/add*");
   await cartLink(page, 2).click();
