@@ -1,8 +1,9 @@
-// A visitor's cart is one cookie (app/lib/guest-cart.ts), which /cart/add writes whole, from the cart in the cookie its
-// request carried. Two adds on their way at once both start from the same cart, and whichever answer comes last drops
-// the other's line: two products added quickly, two toasts, one in the cart. So the page sends its adds one at a time:
-// each leaves once the one before it has been answered, with the cookie that answer stored. (A customer's cart is rows
-// in D1, added to one statement at a time, and gains little from adds at once: one queue for both.)
+// A visitor's cart is one cookie (app/lib/guest-cart.ts), which /cart/add and the cart page's changes write whole, from
+// the cart in the cookie their request carried. Two writes on their way at once both start from the same cart, and
+// whichever answer comes last undoes the other: two products added quickly, two toasts, one in the cart; or two lines
+// raised on /cart, one raise lost. So the page sends its cart writes one at a time: each leaves once the one before it
+// has been answered, with the cookie that answer stored. (A customer's cart is rows in D1, changed one statement at a
+// time, and gains little from writes at once: one queue for both.)
 
 let last: Promise<void> = Promise.resolve();
 

@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 import { data, Link, redirect, useFetcher, useLoaderData, useRouteLoaderData, useSearchParams } from "react-router";
 
+import { queueCartWrite } from "~/components/cartWrites";
 import { CheckoutModal } from "~/components/CheckoutModal";
 import { SizeNote } from "~/components/OrderSummary";
 import { FormAlert } from "~/components/Field";
@@ -88,9 +89,18 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
 
 function CartLineRow({ line }: { line: CartLine }) {
   const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.productId}-${line.sizeId}` });
-  const pending = fetcher.formData;
+  // A change waiting its turn behind another line's (a visitor's cookie cart takes one change at a time: cartWrites.ts).
+  const [queued, setQueued] = useState<number | null>(null);
+  const quantityOf = (form: FormData) => (form.get("intent") === "remove" ? 0 : Number(form.get("quantity")));
   // Optimistic: the line shows what was asked for until the server answers; a refusal falls back to the saved value.
-  const quantity = pending ? (pending.get("intent") === "remove" ? 0 : Number(pending.get("quantity"))) : line.quantity;
+  const quantity = queued ?? (fetcher.formData ? quantityOf(fetcher.formData) : line.quantity);
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
+    const asked = quantityOf(form);
+    setQueued(asked);
+    void queueCartWrite(() => fetcher.submit(form, { method: "post" })).then(() => setQueued((current) => (current === asked ? null : current)));
+  };
   // One more than the stock holds is refused here, on a touch screen too (SPEC: the alert), and by the server anyway.
   const [aboveStock, setAboveStock] = useState(false);
   const atStock = quantity >= line.stockQuantity;
@@ -118,7 +128,7 @@ function CartLineRow({ line }: { line: CartLine }) {
         </div>
         {/* On a phone the stepper, the line's total and Remove wrap onto as many rows as the width needs. */}
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-4">
-          <fetcher.Form method="post" className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
+          <fetcher.Form method="post" onSubmit={send} className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
             <input type="hidden" name="intent" value="set" />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />
@@ -147,7 +157,7 @@ function CartLineRow({ line }: { line: CartLine }) {
           <p className="whitespace-nowrap font-bold sm:min-w-28 sm:text-right" data-testid="line-total">
             {formatPrice(line.unitPrice * quantity)}
           </p>
-          <fetcher.Form method="post">
+          <fetcher.Form method="post" onSubmit={send}>
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />

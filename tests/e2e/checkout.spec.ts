@@ -136,6 +136,40 @@ test("a visitor fills a cart, registers, checks out with a bank slip and finds t
   await expect(page.getByRole("heading", { name: "Status history" })).toBeVisible();
 });
 
+test("a visitor who changes two lines at once, the first answered slowly, keeps both changes", async ({ page }) => {
+  const [first, second] = await addFromHomeGrid(page, 2);
+  await gotoHydrated(page, "/cart");
+  await expect(page.getByTestId("cart-line")).toHaveCount(2);
+  const lineOf = (name: string) => page.getByTestId("cart-line").filter({ hasText: name });
+  // A visitor's cart is one cookie that each change writes whole from the one its request carried: a change sent
+  // before the one ahead of it is answered would start from the old cart, and the later answer would undo the other.
+  // The first change reaches the server at once, with the cart as it was; its answer (and the cookie it sets) comes
+  // back late. (Sent from here rather than by route.fetch, which would store the answer's cookie at once.)
+  let delayed = false;
+  await page.route("**/cart.data*", async (route) => {
+    const request = route.request();
+    if (request.method() !== "POST" || delayed) return route.continue();
+    delayed = true;
+    const answer = await fetch(request.url(), { method: "POST", headers: await request.allHeaders(), body: request.postData() ?? undefined });
+    const body = Buffer.from(await answer.arrayBuffer());
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // fetch has decoded the body already; fulfill takes several Set-Cookie lines joined by newlines.
+    const headers: Record<string, string> = { "set-cookie": answer.headers.getSetCookie().join("\n") };
+    answer.headers.forEach((value, name) => {
+      if (!["content-encoding", "content-length", "set-cookie"].includes(name)) headers[name] = value;
+    });
+    await route.fulfill({ status: answer.status, headers, body }).catch(() => {});
+  });
+  await lineOf(first).getByRole("button", { name: /^One more / }).click();
+  await lineOf(second).getByRole("button", { name: /^One more / }).click();
+  // Both show the new quantity at once, while the second waits its turn.
+  for (const name of [first, second]) await expect(lineOf(name).getByTestId("cart-quantity")).toHaveText("2");
+  await expect(cartLink(page, 4)).toBeVisible();
+  await page.unroute("**/cart.data*");
+  await gotoHydrated(page, "/cart");
+  for (const name of [first, second]) await expect(lineOf(name).getByTestId("cart-quantity")).toHaveText("2");
+});
+
 test("the checkout says 'Please enter your full name' when the name is cleared, and places nothing", async ({ page }) => {
   const user = uniqueUser();
   await registerThrough(page, user, "/");
