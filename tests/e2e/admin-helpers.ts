@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
-import { DEMO_ADMIN, pngFromPixels, uniqueUser } from "./helpers";
+import { DEMO_ADMIN, isDemoProduct, pngFromPixels, uniqueUser } from "./helpers";
 
 // Helpers for the admin back office tests: a bank slip picture, an order placed through the API as a new customer,
 // and the dashboard's figures read off the page.
@@ -25,8 +25,8 @@ export interface PlacedOrder {
 }
 
 async function firstInStock(request: APIRequestContext): Promise<{ id: number } | undefined> {
-  const products = (await (await request.get("/api/products?page=1&pageSize=50")).json()) as { id: number; productAvailable: boolean; stockQuantity: number }[];
-  return products.find((candidate) => candidate.productAvailable && candidate.stockQuantity > 0);
+  const products = (await (await request.get("/api/products?page=1&pageSize=50")).json()) as { id: number; name: string; productAvailable: boolean; stockQuantity: number }[];
+  return products.find((candidate) => isDemoProduct(candidate) && candidate.productAvailable && candidate.stockQuantity > 0);
 }
 
 type Slip = { name: string; mimeType: string; buffer: Buffer };

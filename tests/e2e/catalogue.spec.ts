@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from "@playwright/test";
 
-import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, logIn, pngFromPixels, waitForHydration } from "./helpers";
+import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, isDemoProduct, logIn, pngFromPixels, waitForHydration } from "./helpers";
 
 // The catalogue in a real browser against the real Worker, D1 and R2 (no mocks): categories, the live search, an
 // admin's add / update / delete of a product, the product form's validation and guards, add to cart from a card,
@@ -44,7 +44,7 @@ const picture = { name: "e2e-shoe.png", mimeType: "image/png", buffer: stripedPn
 async function demoProducts(request: APIRequestContext): Promise<ApiProduct[]> {
   const response = await request.get("/api/products");
   expect(response.ok()).toBe(true);
-  return ((await response.json()) as ApiProduct[]).filter((product) => !product.name.startsWith("E2E "));
+  return ((await response.json()) as ApiProduct[]).filter(isDemoProduct);
 }
 
 /** The navigation bar (desktop): the phone copy inside the folded menu is hidden and so never matches. */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
 import { nameWithSize } from "../../app/lib/sizes";
-import { gotoHydrated, register, uniqueUser, waitForHydration } from "./helpers";
+import { gotoHydrated, isDemoProduct, register, uniqueUser, waitForHydration } from "./helpers";
 
 // The shopper's way from the shop window to a placed order, in a real browser against the real Worker, D1 and R2:
 // a visitor fills a cart, registers (which merges the cart into the saved one), changes a quantity, checks out with
@@ -23,7 +23,7 @@ const cartLink = (page: Page, count: number) => page.getByRole("link", { name: `
  */
 async function addFromHomeGrid(page: Page, count: number): Promise<string[]> {
   const catalogue = (await (await page.request.get("/api/products")).json()) as { name: string; stockQuantity: number; productAvailable: boolean }[];
-  const roomy = new Set(catalogue.filter((product) => product.productAvailable && product.stockQuantity >= 3).map((product) => product.name));
+  const roomy = new Set(catalogue.filter((product) => isDemoProduct(product) && product.productAvailable && product.stockQuantity >= 3).map((product) => product.name));
   await gotoHydrated(page, "/");
   const buttons = page.getByTestId("product-card").getByRole("button", { name: /^Add to Cart: / });
   await expect(buttons.first()).toBeVisible();
@@ -202,7 +202,7 @@ test.describe("without JavaScript", () => {
     // comes first depends on what the other tests (run beside this one) did, so the size is whatever it has in stock.
     type Listed = { id: number; name: string; productAvailable: boolean; sizes: { id: number; label: string; stockQuantity: number }[] };
     const catalogue = (await (await page.request.get("/api/products")).json()) as Listed[];
-    const product = catalogue.find((item) => item.productAvailable && item.sizes.some((size) => size.stockQuantity >= 3))!;
+    const product = catalogue.find((item) => isDemoProduct(item) && item.productAvailable && item.sizes.some((size) => size.stockQuantity >= 3))!;
     const size = product.sizes.find((candidate) => candidate.stockQuantity >= 3)!;
     const added = await page.request.post("/cart/add", { form: { productId: String(product.id), sizeId: String(size.id) } });
     expect(added.status(), await added.text()).toBe(200);

@@ -16,6 +16,12 @@ export async function waitForHydration(page: Page): Promise<void> {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 }
 
+/**
+ * A product of the demo catalogue, not one a test made ("E2E ..."): another test may change or delete those at any
+ * moment, so a test that takes "the first product in stock" must skip them.
+ */
+export const isDemoProduct = (product: { name: string }) => !product.name.startsWith("E2E ");
+
 /** A user nobody else (no other test, no earlier run) has registered. */
 export function uniqueUser() {
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 import { logInAs } from "./admin-helpers";
-import { gotoHydrated, logIn, register, uniqueUser, waitForHydration } from "./helpers";
+import { gotoHydrated, isDemoProduct, logIn, register, uniqueUser, waitForHydration } from "./helpers";
 
 // The shop's mail, end to end on the server `npm start` runs (the Worker, its queue and consumer in Miniflare, local
 // mode: mail is kept, never sent): what a checkout, a status change and a forgotten password write, read where an
@@ -37,7 +37,7 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   await register(page, user);
   await expect(page).toHaveURL("/cart");
   const catalogue = (await (await page.request.get("/api/products")).json()) as { id: number; name: string; stockQuantity: number; productAvailable: boolean; sizes: unknown[] }[];
-  const product = catalogue.find((item) => item.productAvailable && item.stockQuantity >= 3 && item.sizes.length === 1)!;
+  const product = catalogue.find((item) => isDemoProduct(item) && item.productAvailable && item.stockQuantity >= 3 && item.sizes.length === 1)!;
   expect((await page.request.post("/cart/add", { form: { productId: String(product.id) } })).ok()).toBe(true);
 
   await gotoHydrated(page, "/cart?checkout");
