@@ -21,8 +21,8 @@ import { deleteProduct } from "~/services/catalogue.server";
 import { readTogether } from "~/services/db.server";
 import { picturesPlan, toImageViews } from "~/services/product-images.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
-import { mayDeleteReview, mayEditReview, productReviewsPlan, type ReviewRecord } from "~/services/reviews.server";
-import { getOptionalUser, requireAdmin } from "~/services/session.server";
+import { mayDeleteReview, mayEditReview, productReviewsFor, productReviewsPlan, type ReviewRecord } from "~/services/reviews.server";
+import { claimedUserId, getOptionalUser, requireAdmin } from "~/services/session.server";
 import { sizesPlan } from "~/services/sizes.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
@@ -37,16 +37,25 @@ function reviewsShown(value: string | null): number {
 
 export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const id = routeId(params.id);
-  const user = await getOptionalUser(request, context);
+  const viewer = getOptionalUser(request, context);
   const shown = reviewsShown(url.searchParams.get("reviews"));
-  // One D1 round trip after the session's: the product, a page of reviews, the viewer's own review, the rating counts,
-  // the pictures, the sizes and "You may also like" (which reads the category itself).
-  const { page, pictures, sizes, related } = await readTogether(context.db, {
-    page: productReviewsPlan(context.db, id, { viewer: user, limit: shown }),
+  const reviewsOf = (viewerId: number | null) => productReviewsPlan(context.db, id, { viewerId, limit: shown });
+  // One D1 round trip, the session's row included: the product, a page of reviews, the viewer's own review, the rating
+  // counts, the pictures, the sizes and "You may also like" (which reads the category itself). The reviews are split
+  // by the user the token claims while the session is checked; a token that fails the check reads them again.
+  const { read, pictures, sizes, related } = await readTogether(context.db, {
+    read: reviewsOf(claimedUserId(request, context)),
     pictures: picturesPlan(context.db, id),
     sizes: sizesPlan(context.db, id),
     related: relatedProductsPlan(context.db, id),
   });
+  if (!read) throw data(null, { status: 404 });
+  const user = await viewer;
+  let page = productReviewsFor(read, user);
+  if (!page) {
+    const { again } = await readTogether(context.db, { again: reviewsOf(user?.id ?? null) });
+    page = again && productReviewsFor(again, user);
+  }
   if (!page) throw data(null, { status: 404 });
   const images = toImageViews(page.product, pictures);
   // ?image=n (1 for the first) is the picture shown, so the gallery works without JavaScript.

@@ -208,7 +208,10 @@ export async function listOrdersPage<Item>(db: Db, filters: OrderFilters, page: 
     ? db.select({ total: orderCounts.orderCount }).from(orderCounts).where(eq(orderCounts.status, filters.status ?? ""))
     : countUpTo(db, orders, where, limit);
   if (filters.q) {
-    const [found, [counted]] = await db.batch([pageIds, count]);
+    const matches: ReadPlan<[Array<{ id: number }>, Array<{ total: number }>]> = { statements: [pageIds, count], assemble: (results) => results as never };
+    const {
+      matches: [found, [counted]],
+    } = await readTogether(db, { matches });
     const ids = found.map((row) => row.id);
     if (!ids.length) return pageOf([], counted?.total ?? 0, false, limit, page, size);
     const { items } = await readTogether(db, { items: shape(db, ids) });
@@ -270,23 +273,30 @@ function userSearch(q: string): SQL {
   return or(startsWith(userNameKey, text), startsWith(userEmailKey, text), phone !== null ? startsWith(userPhoneKey, phone) : undefined)!;
 }
 
-/** Users in the order they joined (as GET /api/auth/admin/users has always listed them), a page at a time. */
-export async function listUsersPage(db: Db, filters: { q?: string }, page: number, pageSize: number): Promise<ListPage<SessionUser>> {
+/**
+ * Users in the order they joined (as GET /api/auth/admin/users has always listed them), a page at a time, as a plan
+ * (readTogether): the page and its total in one batch.
+ */
+export function usersPagePlan(db: Db, filters: { q?: string }, page: number, pageSize: number): ReadPlan<ListPage<SessionUser>> {
   const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
   const where = filters.q ? userSearch(filters.q) : undefined;
   const limit = countLimit(page, size);
   const count = filters.q ? countUpTo(db, users, where, limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
-  const [rows, [counted]] = await db.batch([
-    db
-      .select(publicColumns)
-      .from(users)
-      .where(where)
-      .orderBy(asc(users.id))
-      .limit(size)
-      .offset((page - 1) * size),
-    count,
-  ]);
-  return pageOf(rows, counted?.total ?? 0, !filters.q, limit, page, size);
+  const rows = db
+    .select(publicColumns)
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.id))
+    .limit(size)
+    .offset((page - 1) * size);
+  return {
+    statements: [rows, count],
+    assemble: ([found, counted]) => pageOf(found as SessionUser[], (counted as Array<{ total: number }>)[0]?.total ?? 0, !filters.q, limit, page, size),
+  };
+}
+
+export async function listUsersPage(db: Db, filters: { q?: string }, page: number, pageSize: number): Promise<ListPage<SessionUser>> {
+  return (await readTogether(db, { list: usersPagePlan(db, filters, page, pageSize) })).list;
 }
 
 /** Every user matching q, in the order they joined (the API without page). */
@@ -294,9 +304,13 @@ export async function listAllUsersMatching(db: Db, q: string | undefined): Promi
   return db.select(publicColumns).from(users).where(q ? userSearch(q) : undefined).orderBy(asc(users.id));
 }
 
-/** Admins and customers, from the kept counts: the users page's summary line. */
-export async function userRoleCounts(db: Db): Promise<{ total: number; admins: number }> {
-  const rows = await db.select().from(userCounts);
-  const count = (role: string) => rows.find((row) => row.role === role)?.userCount ?? 0;
-  return { total: count(""), admins: count("ROLE_ADMIN") };
+/** Admins and customers, from the kept counts: the users page's summary line (a plan, to share the page's batch). */
+export function userRoleCountsPlan(db: Db): ReadPlan<{ total: number; admins: number }> {
+  return {
+    statements: [db.select().from(userCounts)],
+    assemble: ([rows]) => {
+      const count = (role: string) => (rows as Array<typeof userCounts.$inferSelect>).find((row) => row.role === role)?.userCount ?? 0;
+      return { total: count(""), admins: count("ROLE_ADMIN") };
+    },
+  };
 }

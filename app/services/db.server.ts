@@ -62,7 +62,7 @@ export async function readTogether<Plans extends Record<string, ReadPlan<unknown
   riders.forEach((rider, index) => {
     const [from, to] = ranges[named.length + index];
     rider.taken = batch.then((results) => results.slice(from, to));
-    // Its own reader sees a failure; this keeps it from counting as unhandled until then.
+    // Its reader reads again alone when the batch fails; this keeps the failure from counting as unhandled till then.
     rider.taken.catch(() => {});
   });
   const results = await batch;
@@ -73,7 +73,8 @@ export async function readTogether<Plans extends Record<string, ReadPlan<unknown
  * A read that waits for company: it goes with the next readTogether of the same database, or alone if its answer is
  * wanted first. A page's session check rides with the page's own reads this way, so a logged-in page costs one D1
  * round trip rather than two (each costs the Worker a few tenths of a millisecond of CPU, on top of the query).
- * `drop` takes it back when it is no longer wanted (a token that failed its check).
+ * `drop` takes it back when it is no longer wanted (a token that failed its check). A batch that fails takes the read
+ * down with it, so the read is then sent again alone: a page's failed read must not fail its session check too.
  */
 export function readWithNext<T>(db: Db, plan: ReadPlan<T>): { answer: () => Promise<T>; drop: () => void } {
   const rider: Rider = { plan: plan as ReadPlan<unknown> };
@@ -86,11 +87,14 @@ export function readWithNext<T>(db: Db, plan: ReadPlan<T>): { answer: () => Prom
   };
   return {
     async answer() {
-      if (!rider.taken) {
+      if (rider.taken) {
+        const results = await rider.taken.catch(() => null);
+        // A batch fails as a whole: when a companion's statement failed, this read goes again on its own.
+        if (results) return plan.assemble(results);
+      } else {
         drop();
-        return (await readTogether(db, { own: plan })).own as T;
       }
-      return plan.assemble(await rider.taken);
+      return (await readTogether(db, { own: plan })).own as T;
     },
     drop,
   };

@@ -121,13 +121,22 @@ export interface ProductReviews {
   distribution: Record<number, number>;
 }
 
+/** The product page's reviews as read for one viewer's id, before they are shown to anyone (productReviewsFor). */
+export interface ProductReviewsRead {
+  viewerId: number | null;
+  product: ProductView;
+  reviews: ReviewRow[];
+  own: ReviewRow | null;
+  distribution: Record<number, number>;
+}
+
 /**
  * The product page's product and reviews, as a plan for its one D1 batch (readTogether): the product, the first
- * `limit` reviews by others, the viewer's own review and the count of each rating, as `viewer` may see them. Null
- * when the product does not exist.
+ * `limit` reviews by others than `viewerId`, that viewer's own review and the count of each rating. Null when the
+ * product does not exist. The id only chooses what is read: what a viewer may see is decided by productReviewsFor,
+ * so a page may start this read from the user a token claims, before the session is checked.
  */
-export function productReviewsPlan(db: Db, productId: number, { viewer, limit }: { viewer: Viewer; limit: number }): ReadPlan<ProductReviews | null> {
-  const viewerId = viewer?.id ?? null;
+export function productReviewsPlan(db: Db, productId: number, { viewerId, limit }: { viewerId: number | null; limit: number }): ReadPlan<ProductReviewsRead | null> {
   const others = viewerId === null ? eq(reviews.productId, productId) : and(eq(reviews.productId, productId), ne(reviews.userId, viewerId));
   const statements = [
     db.select().from(products).where(eq(products.id, productId)).limit(1),
@@ -146,12 +155,23 @@ export function productReviewsPlan(db: Db, productId: number, { viewer, limit }:
     assemble: (results) => {
       const [productRows, rows, ownRows, counts] = results as unknown as Results;
       if (!productRows.length) return null;
-      const product = toProductView(productRows[0]);
-      const own = ownRows.length ? toRecord(ownRows[0], viewer) : null;
       const distribution: Record<number, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
       for (const row of counts) distribution[row.rating] = row.count;
-      return { product, reviews: rows.map((row) => toRecord(row, viewer)), othersTotal: Math.max(0, product.reviewCount - (own ? 1 : 0)), own, distribution };
+      return { viewerId, product: toProductView(productRows[0]), reviews: rows, own: ownRows[0] ?? null, distribution };
     },
+  };
+}
+
+/** The reviews as `viewer` may see them; null when they were read for someone else (read them again for this viewer). */
+export function productReviewsFor(read: ProductReviewsRead, viewer: Viewer): ProductReviews | null {
+  if (read.viewerId !== (viewer?.id ?? null)) return null;
+  const own = read.own && toRecord(read.own, viewer);
+  return {
+    product: read.product,
+    reviews: read.reviews.map((row) => toRecord(row, viewer)),
+    othersTotal: Math.max(0, read.product.reviewCount - (own ? 1 : 0)),
+    own,
+    distribution: read.distribution,
   };
 }
 

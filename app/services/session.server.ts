@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from "~/lib/http";
 import { guestCartCookie, guestCartCount, readGuestCart } from "~/lib/guest-cart";
 import { findSessionByToken, type SessionUser } from "./auth.server";
 import { mergeIntoServerCart } from "./cart.server";
-import { TOKEN_LIFETIME_SECONDS } from "./token.server";
+import { TOKEN_LIFETIME_SECONDS, unverifiedClaims } from "./token.server";
 
 // The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
 export const SESSION_COOKIE = "stride_session";
@@ -48,6 +48,16 @@ export async function getOptionalUser(request: Request, context: AppLoadContext)
 }
 
 /**
+ * The user the request's token names, before its signature and session are checked: only to choose what a page reads
+ * while the check runs (so the page's reads and the session's share one D1 batch), never to decide what anyone may
+ * see or do. Null without a token.
+ */
+export function claimedUserId(request: Request, context: AppLoadContext): number | null {
+  const token = readToken(request, context);
+  return token ? (unverifiedClaims(token)?.userId ?? null) : null;
+}
+
+/**
  * The pairs in the customer's or the visitor's cart, for the navigation bar: a customer's were read with the session.
  * After an action, React Router runs the loaders with a request of their own, so the session (and the count) is read
  * after the action's change (tests/workers/cart-screens.test.ts checks it).
@@ -78,6 +88,21 @@ export async function requireAdmin(request: Request, context: AppLoadContext, ur
   const user = await requireUser(request, context, url);
   if (user.role !== "ROLE_ADMIN") throw redirect("/");
   return user;
+}
+
+/**
+ * requireAdmin with the back office's read started beside the check, so the session's row and the page's first
+ * statements share one D1 batch (readWithNext). The read's answer is handed over only once the session is an admin's;
+ * for anyone else it is dropped unseen. A request without a token is sent to log in before anything is read. Reads
+ * only: nothing may change before the check.
+ */
+export async function requireAdminWhileReading<T>(request: Request, context: AppLoadContext, url: URL, read: () => Promise<T>): Promise<{ admin: SessionUser; result: Promise<T> }> {
+  if (!readToken(request, context)) throw loginRedirect(url);
+  const checked = requireAdmin(request, context, url);
+  const result = read();
+  // Its reader sees a failure; this keeps it from counting as unhandled when the check fails first.
+  result.catch(() => {});
+  return { admin: await checked, result };
 }
 
 /** API: 401 with a message naming the token, so a client can tell a dead session from other 401s. */

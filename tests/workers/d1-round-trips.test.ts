@@ -1,10 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { sql } from "drizzle-orm";
+
 import app from "../../workers/app";
+import { createDb, readTogether, readWithNext } from "~/services/db.server";
 import { insertProduct } from "./catalogue-helpers";
 import { ORIGIN, testEnv } from "./helpers";
-import { newAdmin, newCustomer, type Account } from "./order-helpers";
+import { newAdmin, newCustomer, placeOrder, type Account } from "./order-helpers";
 
 // A logged-in page's session check rides with the page's own reads (readWithNext): one D1 round trip, not two. Each
 // costs the Worker a few tenths of a millisecond of CPU and, on Cloudflare, a trip to a replica.
@@ -65,11 +68,27 @@ describe("a logged-in page reads D1 once", () => {
     }
   });
 
-  it("a page whose reads depend on who asks (the product page's own review) reads the session first: two", async () => {
+  it("a product page: its reviews are split by the user the token claims, in the session's batch", async () => {
     const page = await roundTripsOf(`/product/${productId}`, cookieOf(customer));
     expect(page.status).toBe(200);
     expect(page.html).toContain("Round Trip Shopper");
-    expect(page.trips).toBe(2);
+    expect(page.trips).toBe(1);
+  });
+
+  it("the back office's lists: the admin check and the page's reads in one batch (a search: its matches, then their rows)", async () => {
+    const admin = await newAdmin();
+    const order = await placeOrder(customer.token, [{ productId, quantity: 1 }], undefined, { customerName: "Round Trip Buyer" });
+    for (const [path, trips, shows] of [
+      ["/admin/orders", 1, `data-order-id="${order.id}"`],
+      ["/admin/users", 1, admin.email],
+      ["/admin/orders?q=round+trip+buyer", 2, `data-order-id="${order.id}"`],
+    ] as const) {
+      const page = await roundTripsOf(path, cookieOf(admin));
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).toContain(shows);
+      expect(page.html, path).not.toContain("Failed to");
+      expect(page.trips, path).toBe(trips);
+    }
   });
 
   it("a token whose payload was changed to name another user is no one's session, wherever its read went", async () => {
@@ -81,5 +100,65 @@ describe("a logged-in page reads D1 once", () => {
     expect(page.status).toBe(200);
     expect(page.html).not.toContain(admin.name);
     expect(page.html).toContain('href="/login"');
+  });
+
+  it("a customer's token on the back office is sent home with nothing of the list; no token is sent to log in unread", async () => {
+    for (const path of ["/admin/orders", "/admin/users"]) {
+      const asCustomer = await roundTripsOf(path, cookieOf(customer));
+      expect(asCustomer.status, path).toBe(302);
+      expect(asCustomer.html, path).toBe("");
+      const asVisitor = await roundTripsOf(path);
+      expect(asVisitor.status, path).toBe(302);
+      expect(asVisitor.trips, path).toBe(0);
+    }
+  });
+});
+
+describe("a product page read for the user a token claims, when the session says otherwise", () => {
+  const forgedAs = (account: Account, userId: number) => {
+    const [header, payload, signature] = account.token.split(".");
+    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as Record<string, unknown>;
+    return `stride_session=${header}.${btoa(JSON.stringify({ ...claims, sub: String(userId) })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}.${signature}`;
+  };
+
+  it("a forged token naming a review's author, or a token whose session ended, sees that review as anyone's", async () => {
+    const author = await newCustomer("Claimed Author");
+    const reviewed = await insertProduct({ category: "Ladies" });
+    await testEnv.DB.prepare("INSERT INTO reviews (product_id, user_id, comment, rating, created_at, updated_at) VALUES (?, ?, 'Claimed review text', 4, ?, ?)")
+      .bind(reviewed, author.id, Date.now(), Date.now())
+      .run();
+    const own = await roundTripsOf(`/product/${reviewed}`, cookieOf(author));
+    expect(own.html).toContain('aria-label="Your review"');
+    expect(own.trips).toBe(1);
+
+    const forged = await roundTripsOf(`/product/${reviewed}`, forgedAs(customer, author.id));
+    const ended = await (async () => {
+      await testEnv.DB.prepare("UPDATE users SET session_version = session_version + 1 WHERE id = ?").bind(author.id).run();
+      return roundTripsOf(`/product/${reviewed}`, cookieOf(author));
+    })();
+    for (const page of [forged, ended]) {
+      expect(page.status).toBe(200);
+      expect(page.html).toContain("Claimed review text");
+      expect(page.html).not.toContain('aria-label="Your review"');
+      expect(page.html).toContain('href="/login"');
+      // The reviews read for the claimed user, then again for the visitor the session check found.
+      expect(page.trips).toBe(2);
+    }
+  });
+});
+
+describe("readWithNext", () => {
+  const db = createDb(testEnv.DB);
+  const plan = <T>(query: ReturnType<typeof db.all<T>>) => ({ statements: [query] as [typeof query], assemble: ([rows]: unknown[]) => rows as T[] });
+
+  it("rides with the next batch, and goes again alone when that batch fails for another plan's statement", async () => {
+    const rider = readWithNext(db, plan<{ answer: number }>(db.all(sql`SELECT 42 AS answer`)));
+    await expect(readTogether(db, { broken: plan(db.all(sql`SELECT * FROM no_such_table`)) })).rejects.toThrow(/no such table/);
+    expect(await rider.answer()).toEqual([{ answer: 42 }]);
+  });
+
+  it("is sent alone when its answer is wanted before any batch", async () => {
+    const rider = readWithNext(db, plan<{ answer: number }>(db.all(sql`SELECT 7 AS answer`)));
+    expect(await rider.answer()).toEqual([{ answer: 7 }]);
   });
 });

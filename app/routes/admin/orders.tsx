@@ -19,7 +19,7 @@ import { nameWithSize } from "~/lib/sizes";
 import { listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
 import { changeOrderStatus, getOrder } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
-import { requireAdmin } from "~/services/session.server";
+import { requireAdmin, requireAdminWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/orders";
 
 // The filter buttons of SPEC §2, as the SPEC has them. DELIVERED and CANCELLED (issue 16: every status can be listed)
@@ -59,13 +59,13 @@ async function lookUp<Order extends { id: number }>(id: number | null, list: Ord
 }
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context, url);
   // A bad parameter is dropped (and named on the page), never a failure: see readOrderListSearch.
   const { filters, page, pageSize, dropped } = readOrderListSearch(url.searchParams);
+  // One line an order: the Manage dialog reads its order (with prices and history) on its own.
+  const { admin, result } = await requireAdminWhileReading(request, context, url, () => listOrdersPage(context.db, filters, page, pageSize, ORDER_LINES));
   let list: ListPage<OrderLine> | null = null;
   try {
-    // One line an order: the Manage dialog reads its order (with prices and history) on its own.
-    list = await listOrdersPage(context.db, filters, page, pageSize, ORDER_LINES);
+    list = await result;
   } catch (error) {
     console.error("Admin orders: listing the orders failed", error);
   }

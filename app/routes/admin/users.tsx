@@ -5,17 +5,20 @@ import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
-import { listUsersPage, userRoleCounts } from "~/services/backoffice.server";
-import { requireAdmin } from "~/services/session.server";
+import { userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
+import { readTogether } from "~/services/db.server";
+import { requireAdminWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/users";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  await requireAdmin(request, context, url);
   // A bad parameter is dropped (and named on the page), never a failure: see readUserListSearch.
   const { filters, page, pageSize, dropped } = readUserListSearch(url.searchParams);
+  // The public columns only: a password hash never reaches the page. One D1 batch with the session's row.
+  const { result } = await requireAdminWhileReading(request, context, url, () =>
+    readTogether(context.db, { list: usersPagePlan(context.db, filters, page, pageSize), roles: userRoleCountsPlan(context.db) }),
+  );
   try {
-    // The public columns only: a password hash never reaches the page.
-    const [list, roles] = await Promise.all([listUsersPage(context.db, filters, page, pageSize), userRoleCounts(context.db)]);
+    const { list, roles } = await result;
     const { items, ...paging } = list;
     return { users: items, paging, roles, q: filters.q ?? "", dropped, error: null };
   } catch (error) {
