@@ -12,10 +12,11 @@ export const appLinkOf = (target: EventTarget | null): HTMLAnchorElement | null 
  * server; this is a plain <a>, and `useAppLinkNavigation` (in the root) does for all of them at once what a <Link>
  * does for one: a plain click navigates in the app. `data-discover` lets React Router learn the route ahead of the
  * click, as it does for its own links. `to` is a path of the shop, or a query on the current page ("?page=2").
+ * `keepScroll` is <Link preventScrollReset>: the page stays where it was (a filter, a dialog opened from a list).
  * Elsewhere, use <Link>.
  */
-export function AppLink({ to, ...props }: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string }) {
-  return <a href={to} data-app-link="" data-discover="true" {...props} />;
+export function AppLink({ to, keepScroll, ...props }: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string; keepScroll?: boolean }) {
+  return <a href={to} data-app-link="" data-discover="true" data-keep-scroll={keepScroll ? "" : undefined} {...props} />;
 }
 
 /**
@@ -33,7 +34,7 @@ export function useAppLinkNavigation() {
       const target = link.pathname + link.search + link.hash;
       // As <Link>: a link to the page already shown replaces its history entry rather than adding a second one.
       const current = window.location.pathname + window.location.search + window.location.hash;
-      navigate(target, { replace: target === current });
+      navigate(target, { replace: target === current, preventScrollReset: link.hasAttribute("data-keep-scroll") });
     };
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);

@@ -85,6 +85,20 @@ test("the admin searches the orders, pages through them, opens one and downloads
   await pages.getByRole("link", { name: "Previous" }).click();
   await expect(cards).toHaveCount(20);
 
+  // Manage opens its dialog in the page, where the list was scrolled to: no new document, no jump to the top.
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  const fifteenth = cards.nth(14);
+  await fifteenth.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(0);
+  await fifteenth.getByRole("link", { name: `Manage order #${newestFirst[14]}` }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]manage=${newestFirst[14]}\\b`));
+  await expect(page.getByRole("dialog")).toBeVisible();
+  expect(await page.evaluate(() => ({ same: "sameDocument" in window, y: window.scrollY }))).toEqual({ same: true, y: scrolled });
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+
   // CANCELLED lives under More; the search stays.
   const filters = page.getByRole("navigation", { name: "Filter orders by status" });
   await filters.getByText("More").click();

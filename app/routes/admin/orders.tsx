@@ -3,6 +3,7 @@ import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation
 import { readFormData } from "~/lib/forms";
 import { z } from "zod";
 
+import { AppLink } from "~/components/AppLink";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Modal } from "~/components/Modal";
@@ -149,9 +150,9 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
           const current = filter === "ALL" ? active === null : active === filter;
           return (
             <li key={filter}>
-              <Link to={href(filter === "ALL" ? null : filter)} aria-current={current ? "page" : undefined} preventScrollReset className={filterPillClass(current)}>
+              <AppLink to={href(filter === "ALL" ? null : filter)} aria-current={current ? "page" : undefined} keepScroll className={filterPillClass(current)}>
                 {filter}
-              </Link>
+              </AppLink>
             </li>
           );
         })}
@@ -170,16 +171,16 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
             <ul className="card absolute right-0 z-20 mt-2 w-48 p-1 sm:left-0 sm:right-auto" aria-label="More statuses">
               {MORE_FILTERS.map((status) => (
                 <li key={status}>
-                  <Link
+                  <AppLink
                     to={href(status)}
                     aria-current={active === status ? "page" : undefined}
-                    preventScrollReset
+                    keepScroll
                     className={`flex min-h-11 items-center rounded-lg px-3 text-sm font-semibold ${
                       active === status ? "bg-brand-50 text-brand-800 dark:bg-brand-400/15 dark:text-brand-200" : "hover:bg-slate-100 dark:hover:bg-slate-800"
                     }`}
                   >
                     {status}
-                  </Link>
+                  </AppLink>
                 </li>
               ))}
             </ul>
@@ -308,19 +309,19 @@ function OrderLineItem({ order, href }: { order: OrderLine; href: ReturnType<typ
       </span>
       {/* Each name starts with the words its link shows (WCAG 2.5.3), then the order it is for. */}
       <div className="col-span-2 grid grid-cols-3 gap-2 lg:col-span-1 lg:flex">
-        <Link to={href({ manage: order.id })} preventScrollReset className="btn-primary px-3" aria-label={`Manage order #${order.id}`}>
+        <AppLink to={href({ manage: order.id })} keepScroll className="btn-primary px-3" aria-label={`Manage order #${order.id}`}>
           Manage
-        </Link>
+        </AppLink>
         {order.hasBankSlip ? (
-          <Link to={href({ slip: order.id })} preventScrollReset className="btn-secondary px-3" aria-label={`View Slip of order #${order.id}`}>
+          <AppLink to={href({ slip: order.id })} keepScroll className="btn-secondary px-3" aria-label={`View Slip of order #${order.id}`}>
             View Slip
-          </Link>
+          </AppLink>
         ) : (
           <span className="inline-flex min-h-11 items-center justify-center px-1 text-xs text-slate-500 dark:text-slate-400">No bank slip</span>
         )}
-        <Link to={`/admin/orders/${order.id}`} className="btn-secondary px-3" aria-label={`Details of order #${order.id}`}>
+        <AppLink to={`/admin/orders/${order.id}`} className="btn-secondary px-3" aria-label={`Details of order #${order.id}`}>
           Details
-        </Link>
+        </AppLink>
       </div>
     </li>
   );
