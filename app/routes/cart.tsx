@@ -27,13 +27,13 @@ import {
 } from "~/services/cart.server";
 import { placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
-import { getOptionalUser, requireUser } from "~/services/session.server";
+import { getOptionalUser, requireUser, userWhileReading } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await getOptionalUser(request, context);
-  const lines = user ? await getServerCart(context.db, user.id) : await getGuestCart(context.db, readGuestCart(request.headers.get("Cookie")));
+  const { user, result } = await userWhileReading(request, context, (userId) => getServerCart(context.db, userId));
+  const lines = result ? await result : await getGuestCart(context.db, readGuestCart(request.headers.get("Cookie")));
   const env = context.cloudflare.env;
   return {
     lines,

@@ -6,15 +6,15 @@ import { OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
-import { getOrder } from "~/services/orders.server";
-import { requireUser } from "~/services/session.server";
+import { orderFor, readOrder } from "~/services/orders.server";
+import { requireUserWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/order";
 
 export async function loader({ request, params, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context, url);
   const id = routeId(params.id);
+  const { user, result } = await requireUserWhileReading(request, context, url, () => readOrder(context.db, id));
   try {
-    return { order: await getOrder(context.db, id, user) };
+    return { order: orderFor(await result, user) };
   } catch (error) {
     // Someone else's order looks exactly like a missing one.
     if (error instanceof HttpError && (error.status === 404 || error.status === 403)) throw data(null, { status: 404 });

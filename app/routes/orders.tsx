@@ -4,12 +4,12 @@ import { OrderLines } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime } from "~/lib/format";
 import { listCustomerOrders } from "~/services/orders.server";
-import { requireUser } from "~/services/session.server";
+import { requireUserWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/orders";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context, url);
-  return { orders: await listCustomerOrders(context.db, user.id) };
+  const { result } = await requireUserWhileReading(request, context, url, (userId) => listCustomerOrders(context.db, userId));
+  return { orders: await result };
 }
 
 export default function MyOrdersPage() {

@@ -7,8 +7,8 @@ import { conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { SizeView } from "~/lib/sizes";
 import { imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
-import { type Db, schema } from "./db.server";
-import { chooseSize, loadProductsWithSizes, sizeColumns } from "./sizes.server";
+import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
+import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
 const { cartItems, products, productSizes } = schema;
 
@@ -18,7 +18,7 @@ export const SIZE_SOLD_OUT = "This size is sold out";
 type ProductRow = typeof products.$inferSelect;
 
 /** A line: one product in one size, capped by that size's stock. */
-function toCartLine(product: ProductRow, size: SizeView, quantity: number): CartLine {
+function toCartLine(product: Pick<ProductRow, "id" | "name" | "brand" | "priceCents" | "imageKey" | "productAvailable">, size: SizeView, quantity: number): CartLine {
   return {
     productId: product.id,
     productName: product.name,
@@ -34,15 +34,32 @@ function toCartLine(product: ProductRow, size: SizeView, quantity: number): Cart
 }
 
 /** A customer's server cart; lines of deleted products or removed sizes are gone with them (ON DELETE CASCADE). */
-export async function getServerCart(db: Db, userId: number): Promise<CartLine[]> {
-  const rows = await db
-    .select({ product: products, size: sizeColumns, quantity: cartItems.quantity })
+/**
+ * A cart line's columns. In a D1 batch the rows come back keyed by column name, so the size's id and stock are named
+ * apart from the product's (the same names would overwrite each other).
+ */
+const cartLineColumns = {
+  product: { id: products.id, name: products.name, brand: products.brand, priceCents: products.priceCents, imageKey: products.imageKey, productAvailable: products.productAvailable },
+  size: { id: sql<number>`${productSizes.id}`.as("size_id"), label: productSizes.label, stockQuantity: sql<number>`${productSizes.stockQuantity}`.as("size_stock") },
+  quantity: cartItems.quantity,
+};
+
+export function serverCartPlan(db: Db, userId: number): ReadPlan<CartLine[]> {
+  const lines = db
+    .select(cartLineColumns)
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
     .innerJoin(productSizes, eq(productSizes.id, cartItems.sizeId))
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.productId), asc(productSizes.position));
-  return rows.map(({ product, size, quantity }) => toCartLine(product, size, quantity));
+  return {
+    statements: [lines],
+    assemble: ([rows]) => (rows as Awaited<typeof lines>).map(({ product, size, quantity }) => toCartLine(product, size, quantity)),
+  };
+}
+
+export async function getServerCart(db: Db, userId: number): Promise<CartLine[]> {
+  return (await readTogether(db, { cart: serverCartPlan(db, userId) })).cart;
 }
 
 /** A visitor's cookie lines with their sizes: a line saved before sizes existed gets its product's only size. */

@@ -27,7 +27,8 @@ export type ReadQuery = BatchItem<"sqlite">;
 /**
  * A read as statements and what their results make: so a page can send the reads of several services in one D1
  * batch (readTogether) and each service still owns its queries and its view. `assemble` gets the results of its own
- * statements, in their order (as db.batch answers them).
+ * statements, in their order (as db.batch answers them). A batch answers rows keyed by column name, so a statement's
+ * columns need names of their own: a join's second `id` is aliased, or the two overwrite each other.
  */
 export interface ReadPlan<T> {
   statements: [ReadQuery, ...ReadQuery[]];

@@ -8,7 +8,7 @@ import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http
 import type { OrderInput, OrderView } from "~/lib/schemas/order";
 import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
-import { constraintFailure, type Db, schema } from "./db.server";
+import { constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { outboxValues, type Mailer } from "./outbox.server";
 import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
@@ -250,9 +250,20 @@ export async function toOrderViews(db: Db, rows: OrderRow[]): Promise<OrderView[
   return assembleOrderViews(rows, items, history);
 }
 
+/** Orders with their lines and history, in one batch: each statement names the orders by the same subquery. */
+function ordersPlan(db: Db, where: SQL): ReadPlan<OrderView[]> {
+  const ids = db.select({ id: orders.id }).from(orders).where(where);
+  return {
+    statements: [db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)), orderItemsOf(db, ids), orderHistoryOf(db, ids)],
+    assemble: ([rows, items, history]) => assembleOrderViews(rows as OrderRow[], items as ItemRow[], history as HistoryRow[]),
+  };
+}
+
+/** A customer's orders, newest first (My Orders), as a plan. */
+export const customerOrdersPlan = (db: Db, userId: number) => ordersPlan(db, eq(orders.userId, userId));
+
 export async function listCustomerOrders(db: Db, userId: number): Promise<OrderView[]> {
-  const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
-  return toOrderViews(db, rows);
+  return (await readTogether(db, { orders: customerOrdersPlan(db, userId) })).orders;
 }
 
 async function findOrder(db: Db, orderId: number): Promise<OrderRow> {
@@ -261,15 +272,43 @@ async function findOrder(db: Db, orderId: number): Promise<OrderRow> {
   return row;
 }
 
-function assertCanSee(order: OrderRow, user: SessionUser) {
+function assertCanSee(order: Pick<OrderRow, "userId">, user: SessionUser) {
   if (user.role !== "ROLE_ADMIN" && order.userId !== user.id) throw forbidden("This order belongs to another customer");
+}
+
+/** An order and whose it is, read whoever asks: shown only through orderFor. */
+export interface OwnedOrder {
+  order: OrderView;
+  ownerId: OrderRow["userId"];
+}
+
+/** One order (null when there is none), as a plan. */
+export function orderPlan(db: Db, orderId: number): ReadPlan<OwnedOrder | null> {
+  const { statements, assemble } = ordersPlan(db, eq(orders.id, orderId));
+  return {
+    statements,
+    assemble: (results) => {
+      const [order] = assemble(results);
+      return order ? { order, ownerId: (results[0] as OrderRow[])[0].userId } : null;
+    },
+  };
+}
+
+/** The order orderPlan read, for its customer or an admin: 404 when there is none, 403 for anyone else. */
+export function orderFor(found: OwnedOrder | null, user: SessionUser): OrderView {
+  if (!found) throw notFound(ORDER_NOT_FOUND);
+  assertCanSee({ userId: found.ownerId }, user);
+  return found.order;
+}
+
+/** One order, whoever asks: shown only through orderFor. */
+export async function readOrder(db: Db, orderId: number): Promise<OwnedOrder | null> {
+  return (await readTogether(db, { order: orderPlan(db, orderId) })).order;
 }
 
 /** One order, for its customer or an admin. */
 export async function getOrder(db: Db, orderId: number, user: SessionUser): Promise<OrderView> {
-  const order = await findOrder(db, orderId);
-  assertCanSee(order, user);
-  return (await toOrderViews(db, [order]))[0];
+  return orderFor(await readOrder(db, orderId), user);
 }
 
 export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, user: SessionUser): Promise<{ body: ReadableStream; type: string; size: number }> {

@@ -91,18 +91,33 @@ export async function requireAdmin(request: Request, context: AppLoadContext, ur
 }
 
 /**
- * requireAdmin with the back office's read started beside the check, so the session's row and the page's first
- * statements share one D1 batch (readWithNext). The read's answer is handed over only once the session is an admin's;
- * for anyone else it is dropped unseen. A request without a token is sent to log in before anything is read. Reads
- * only: nothing may change before the check.
+ * A read of the user's own data (their cart, their orders) started beside the session check, from the user the token
+ * claims, so the session's row and the read's first statements share one D1 batch (readWithNext). Its answer is
+ * handed over only for the user the check confirms: a token that passes it always names its user (otherwise the read
+ * goes again for the session's user); for a visitor it is dropped unseen. Reads only: nothing may change before the
+ * check. `result` is null for a visitor.
  */
+export async function userWhileReading<T>(request: Request, context: AppLoadContext, read: (userId: number) => Promise<T>): Promise<{ user: SessionUser | null; result: Promise<T> | null }> {
+  const claimed = claimedUserId(request, context);
+  const session = getOptionalUser(request, context);
+  const early = claimed === null ? null : read(claimed);
+  // Its reader sees a failure; this keeps it from counting as unhandled when no one is left to read it.
+  early?.catch(() => {});
+  const user = await session;
+  if (!user) return { user, result: null };
+  return { user, result: user.id === claimed ? early! : read(user.id) };
+}
+
+/** requireUser, with the user's read started beside the check (userWhileReading). */
+export async function requireUserWhileReading<T>(request: Request, context: AppLoadContext, url: URL, read: (userId: number) => Promise<T>): Promise<{ user: SessionUser; result: Promise<T> }> {
+  const { result } = await userWhileReading(request, context, read);
+  return { user: await requireUser(request, context, url), result: result! };
+}
+
+/** requireAdmin, with the back office's read started beside the check (userWhileReading): handed over only to an admin. */
 export async function requireAdminWhileReading<T>(request: Request, context: AppLoadContext, url: URL, read: () => Promise<T>): Promise<{ admin: SessionUser; result: Promise<T> }> {
-  if (!readToken(request, context)) throw loginRedirect(url);
-  const checked = requireAdmin(request, context, url);
-  const result = read();
-  // Its reader sees a failure; this keeps it from counting as unhandled when the check fails first.
-  result.catch(() => {});
-  return { admin: await checked, result };
+  const { result } = await userWhileReading(request, context, read);
+  return { admin: await requireAdmin(request, context, url), result: result! };
 }
 
 /** API: 401 with a message naming the token, so a client can tell a dead session from other 401s. */

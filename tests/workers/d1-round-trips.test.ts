@@ -7,10 +7,11 @@ import app from "../../workers/app";
 import { createDb, readTogether, readWithNext } from "~/services/db.server";
 import { insertProduct } from "./catalogue-helpers";
 import { ORIGIN, testEnv } from "./helpers";
-import { newAdmin, newCustomer, placeOrder, type Account } from "./order-helpers";
+import { cartOk, newAdmin, newCustomer, placeOrder, type Account } from "./order-helpers";
 
-// A logged-in page's session check rides with the page's own reads (readWithNext): one D1 round trip, not two. Each
-// costs the Worker a few tenths of a millisecond of CPU and, on Cloudflare, a trip to a replica.
+// A logged-in page's session check rides with the page's own reads (readWithNext): one D1 round trip, not two or
+// three. Each costs the Worker a few tenths of a millisecond of CPU and, on Cloudflare, a trip to a replica. Reads that
+// depend on the user start from the user the token claims, and must reach no one else when the check disagrees.
 
 /** The Worker run with a D1 whose sessions count the calls that reach the database (a batch or one statement). */
 async function roundTripsOf(path: string, cookie?: string): Promise<{ trips: number; html: string; status: number }> {
@@ -50,6 +51,14 @@ beforeAll(async () => {
 });
 
 const cookieOf = (account: Account) => `stride_session=${account.token}`;
+
+/** The account's session cookie with its payload changed to name another user (its signature no longer matches). */
+function forgedAs(account: Account, userId: number): string {
+  const [header, payload, signature] = account.token.split(".");
+  const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as Record<string, unknown>;
+  const forged = btoa(JSON.stringify({ ...claims, sub: String(userId) })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return `stride_session=${header}.${forged}.${signature}`;
+}
 
 describe("a logged-in page reads D1 once", () => {
   it("a grid page: the session and the listing in one batch", async () => {
@@ -93,13 +102,26 @@ describe("a logged-in page reads D1 once", () => {
 
   it("a token whose payload was changed to name another user is no one's session, wherever its read went", async () => {
     const admin = await newAdmin();
-    const [header, payload, signature] = customer.token.split(".");
-    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as Record<string, unknown>;
-    const forged = btoa(JSON.stringify({ ...claims, sub: String(admin.id) })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const page = await roundTripsOf("/?category=Gents", `stride_session=${header}.${forged}.${signature}`);
+    const page = await roundTripsOf("/?category=Gents", forgedAs(customer, admin.id));
     expect(page.status).toBe(200);
     expect(page.html).not.toContain(admin.name);
     expect(page.html).toContain('href="/login"');
+  });
+
+  it("a customer's own pages: the cart, My Orders and an order, each with the session's row in one batch", async () => {
+    const buyer = await newCustomer("Own Pages Buyer");
+    const order = await placeOrder(buyer.token, [{ productId, quantity: 1 }]);
+    await cartOk("POST", `/add?productId=${productId}&quantity=2`, buyer.token);
+    for (const [path, shows] of [
+      ["/cart", `/product/${productId}`],
+      ["/orders", `href="/orders/${order.id}"`],
+      [`/orders/${order.id}`, `Order #<!-- -->${order.id}`],
+    ] as const) {
+      const page = await roundTripsOf(path, cookieOf(buyer));
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).toContain(shows);
+      expect(page.trips, path).toBe(1);
+    }
   });
 
   it("a customer's token on the back office is sent home with nothing of the list; no token is sent to log in unread", async () => {
@@ -114,13 +136,7 @@ describe("a logged-in page reads D1 once", () => {
   });
 });
 
-describe("a product page read for the user a token claims, when the session says otherwise", () => {
-  const forgedAs = (account: Account, userId: number) => {
-    const [header, payload, signature] = account.token.split(".");
-    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as Record<string, unknown>;
-    return `stride_session=${header}.${btoa(JSON.stringify({ ...claims, sub: String(userId) })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}.${signature}`;
-  };
-
+describe("pages read for the user a token claims, when the session says otherwise", () => {
   it("a forged token naming a review's author, or a token whose session ended, sees that review as anyone's", async () => {
     const author = await newCustomer("Claimed Author");
     const reviewed = await insertProduct({ category: "Ladies" });
@@ -144,6 +160,27 @@ describe("a product page read for the user a token claims, when the session says
       // The reviews read for the claimed user, then again for the visitor the session check found.
       expect(page.trips).toBe(2);
     }
+  });
+
+  it("a forged token naming a customer, or one whose session ended, gets none of that customer's cart or orders", async () => {
+    const owner = await newCustomer("Claimed Owner");
+    const order = await placeOrder(owner.token, [{ productId, quantity: 1 }]);
+    await cartOk("POST", `/add?productId=${productId}&quantity=2`, owner.token);
+    const forged = forgedAs(customer, owner.id);
+    for (const path of ["/orders", `/orders/${order.id}`]) {
+      const page = await roundTripsOf(path, forged);
+      expect(page.status, path).toBe(302);
+      expect(page.html, path).toBe("");
+    }
+    const cart = await roundTripsOf("/cart", forged);
+    expect(cart.status).toBe(200);
+    expect(cart.html).not.toContain(`/product/${productId}"`);
+    expect(cart.html).toContain('href="/login"');
+
+    await testEnv.DB.prepare("UPDATE users SET session_version = session_version + 1 WHERE id = ?").bind(owner.id).run();
+    const ended = await roundTripsOf(`/orders/${order.id}`, cookieOf(owner));
+    expect(ended.status).toBe(302);
+    expect(ended.html).toBe("");
   });
 });
 
