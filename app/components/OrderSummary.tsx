@@ -21,13 +21,14 @@ export function OrderLines({ order }: { order: OrderView }) {
           <th scope="col" className="py-2 font-semibold">
             Item
           </th>
-          <th scope="col" className="py-2 text-right font-semibold">
+          <th scope="col" className="py-2 pl-3 text-right font-semibold">
             Qty
           </th>
-          <th scope="col" className="py-2 text-right font-semibold">
+          {/* A phone has room for three columns: the unit price is the subtotal's over the quantity. */}
+          <th scope="col" className="hidden py-2 pl-3 text-right font-semibold sm:table-cell">
             Price
           </th>
-          <th scope="col" className="py-2 text-right font-semibold">
+          <th scope="col" className="py-2 pl-3 text-right font-semibold">
             Subtotal
           </th>
         </tr>
@@ -45,18 +46,19 @@ export function OrderLines({ order }: { order: OrderView }) {
               )}
               <SizeNote label={item.sizeLabel} />
             </td>
-            <td className="py-2 text-right">{item.quantity}</td>
-            <td className="whitespace-nowrap py-2 text-right">{formatLkr(item.price)}</td>
-            <td className="whitespace-nowrap py-2 text-right">{formatLkr(item.subtotal)}</td>
+            <td className="py-2 pl-3 text-right">{item.quantity}</td>
+            <td className="hidden whitespace-nowrap py-2 pl-3 text-right sm:table-cell">{formatLkr(item.price)}</td>
+            <td className="whitespace-nowrap py-2 pl-3 text-right">{formatLkr(item.subtotal)}</td>
           </tr>
         ))}
       </tbody>
       <tfoot>
         <tr className="border-t border-slate-300 font-bold dark:border-slate-700">
-          <th scope="row" colSpan={3} className="py-2 text-left">
+          <th scope="row" colSpan={2} className="py-2 text-left">
             Total
           </th>
-          <td className="whitespace-nowrap py-2 text-right">{formatLkr(order.totalAmount)}</td>
+          <td className="hidden sm:table-cell" />
+          <td className="whitespace-nowrap py-2 pl-3 text-right">{formatLkr(order.totalAmount)}</td>
         </tr>
       </tfoot>
     </table>

@@ -128,6 +128,13 @@ test("a visitor fills a cart, registers, checks out with a bank slip and finds t
   await expect(order.getByText("PENDING", { exact: true })).toBeVisible();
   await expect(order).toContainText(first);
   await expect(order).toContainText(second);
+  // On a phone the lines keep three columns apart (the unit price is the subtotal's over the quantity), and nothing
+  // scrolls sideways.
+  await expect(order.getByRole("columnheader", { name: "Price" })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(order.getByRole("columnheader")).toHaveText(["Item", "Qty", "Subtotal"]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Its page shows the status history.
   await order.getByRole("link", { name: `Order #${orderId}` }).click();
