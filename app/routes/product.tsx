@@ -38,6 +38,9 @@ function reviewsShown(value: string | null): number {
 export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const id = routeId(params.id);
   const viewer = getOptionalUser(request, context);
+  // Awaited below, but not when the page's batch fails or the product is missing: then nothing else would see its
+  // failure (D1 unreachable), and the runtime would report it as unhandled.
+  viewer.catch(() => {});
   const shown = reviewsShown(url.searchParams.get("reviews"));
   const reviewsOf = (viewerId: number | null) => productReviewsPlan(context.db, id, { viewerId, limit: shown });
   // One D1 round trip, the session's row included: the product, a page of reviews, the viewer's own review, the rating

@@ -13,15 +13,18 @@ import { cartOk, newAdmin, newCustomer, placeOrder, type Account } from "./order
 // three. Each costs the Worker a few tenths of a millisecond of CPU and, on Cloudflare, a trip to a replica. Reads that
 // depend on the user start from the user the token claims, and must reach no one else when the check disagrees.
 
-/** The Worker run with a D1 whose sessions count the calls that reach the database (a batch or one statement). */
-async function roundTripsOf(path: string, cookie?: string): Promise<{ trips: number; html: string; status: number }> {
+/**
+ * The Worker run with a D1 whose sessions count the calls that reach the database (a batch or one statement). With
+ * `failing`, every such call fails, as it would while D1 is unreachable.
+ */
+async function roundTripsOf(path: string, cookie?: string, { failing = false } = {}): Promise<{ trips: number; html: string; status: number }> {
   let trips = 0;
   const counted = <T extends object>(target: T, calls: string[]): T =>
     new Proxy(target, {
       get(inner, name) {
         const value = Reflect.get(inner, name, inner);
         if (typeof value !== "function") return value;
-        if (calls.includes(String(name))) return (...args: unknown[]) => (trips++, value.apply(inner, args));
+        if (calls.includes(String(name))) return (...args: unknown[]) => (trips++, failing ? Promise.reject(new Error("D1 unreachable")) : value.apply(inner, args));
         if (name === "prepare") return (...args: unknown[]) => counted(value.apply(inner, args), ["all", "raw", "first", "run"]);
         if (name === "bind") return (...args: unknown[]) => counted(value.apply(inner, args), ["all", "raw", "first", "run"]);
         return value.bind(inner);
@@ -181,6 +184,37 @@ describe("pages read for the user a token claims, when the session says otherwis
     const ended = await roundTripsOf(`/orders/${order.id}`, cookieOf(owner));
     expect(ended.status).toBe(302);
     expect(ended.html).toBe("");
+  });
+});
+
+describe("a page whose reads fail", () => {
+  it("leaves no rejected promise unseen: the session check started beside the page's reads is awaited or caught", async () => {
+    const admin = await newAdmin();
+    const unseen: unknown[] = [];
+    const listener = (event: PromiseRejectionEvent) => {
+      unseen.push(event.reason);
+      event.preventDefault();
+    };
+    addEventListener("unhandledrejection", listener);
+    try {
+      for (const [path, account] of [
+        [`/product/${productId}`, customer],
+        [`/product/${productId}.data`, customer],
+        ["/product/987654321", customer],
+        ["/cart", customer],
+        ["/orders", customer],
+        ["/admin/orders", admin],
+        ["/admin/orders", customer],
+      ] as const) {
+        const page = await roundTripsOf(path, cookieOf(account), { failing: true });
+        expect(page.status, path).toBe(500);
+      }
+      // The runtime reports a rejection nobody handled once the tasks before it have run.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    } finally {
+      removeEventListener("unhandledrejection", listener);
+    }
+    expect(unseen).toEqual([]);
   });
 });
 
