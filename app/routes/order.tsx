@@ -5,13 +5,18 @@ import { FormAlert } from "~/components/Field";
 import { OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime } from "~/lib/format";
-import { HttpError, routeId } from "~/lib/http";
+import { HttpError, parseId } from "~/lib/http";
 import { orderFor, readOrder } from "~/services/orders.server";
-import { requireUserWhileReading } from "~/services/session.server";
+import { requireUser, requireUserWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/order";
 
 export async function loader({ request, params, context, url }: Route.LoaderArgs) {
-  const id = routeId(params.id);
+  const id = parseId(params.id);
+  if (id === null) {
+    // As for any order: a visitor logs in first, then finds there is no such order.
+    await requireUser(request, context, url);
+    throw data(null, { status: 404 });
+  }
   const { user, result } = await requireUserWhileReading(request, context, url, () => readOrder(context.db, id));
   try {
     return { order: orderFor(await result, user) };

@@ -29,6 +29,12 @@ export interface ListPage<T> {
 const COUNT_FLOOR = 1_000;
 const countLimit = (page: number, pageSize: number) => Math.max(COUNT_FLOOR, (page + 10) * pageSize);
 
+/**
+ * A page read cheap enough to start beside the admin check (requireAdminWhileReading): within the first thousand
+ * rows. A deeper page walks its offset through an index, which only an admin may make the database do.
+ */
+export const cheapPage = (page: number, pageSize: number) => page * Math.min(pageSize, ADMIN_MAX_PAGE_SIZE) <= COUNT_FLOOR;
+
 /** A phone prefix needs this many digits: fewer ("07") would match nearly every Sri Lankan mobile number. */
 export const PHONE_PREFIX_MIN_DIGITS = 4;
 

@@ -105,7 +105,9 @@ export async function userWhileReading<T>(request: Request, context: AppLoadCont
   early?.catch(() => {});
   const user = await session;
   if (!user) return { user, result: null };
-  return { user, result: user.id === claimed ? early! : read(user.id) };
+  const result = user.id === claimed ? early! : read(user.id);
+  result.catch(() => {});
+  return { user, result };
 }
 
 /** requireUser, with the user's read started beside the check (userWhileReading). */
@@ -114,8 +116,13 @@ export async function requireUserWhileReading<T>(request: Request, context: AppL
   return { user: await requireUser(request, context, url), result: result! };
 }
 
-/** requireAdmin, with the back office's read started beside the check (userWhileReading): handed over only to an admin. */
-export async function requireAdminWhileReading<T>(request: Request, context: AppLoadContext, url: URL, read: () => Promise<T>): Promise<{ admin: SessionUser; result: Promise<T> }> {
+/**
+ * requireAdmin, with the back office's read started beside the check (userWhileReading): handed over only to an
+ * admin. `early: false` reads only after the check: a read that may cost the database much (a deep page) is not one
+ * a customer or a forged token may start.
+ */
+export async function requireAdminWhileReading<T>(request: Request, context: AppLoadContext, url: URL, read: () => Promise<T>, early = true): Promise<{ admin: SessionUser; result: Promise<T> }> {
+  if (!early) return { admin: await requireAdmin(request, context, url), result: read() };
   const { result } = await userWhileReading(request, context, read);
   return { admin: await requireAdmin(request, context, url), result: result! };
 }

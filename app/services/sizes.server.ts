@@ -27,7 +27,8 @@ export interface ProductWithSizes {
 
 /**
  * Products with their sizes in display order, in one statement: what a cart, an add to cart and an order check their
- * lines against. A missing id is missing from the map.
+ * lines against. A missing id is missing from the map. Sent on its own, not in a batch: its rows carry two `id`s and
+ * two `stock_quantity`s, which a D1 batch (rows keyed by column name) would fold together.
  */
 export async function loadProductsWithSizes(db: Db, productIds: number[]): Promise<Map<number, ProductWithSizes>> {
   const found = new Map<number, ProductWithSizes>();

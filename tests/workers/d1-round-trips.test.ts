@@ -17,14 +17,20 @@ import { cartOk, newAdmin, newCustomer, placeOrder, type Account } from "./order
  * The Worker run with a D1 whose sessions count the calls that reach the database (a batch or one statement). With
  * `failing`, every such call fails, as it would while D1 is unreachable.
  */
-async function roundTripsOf(path: string, cookie?: string, { failing = false } = {}): Promise<{ trips: number; html: string; status: number }> {
+async function roundTripsOf(path: string, cookie?: string, { failing = false } = {}): Promise<{ trips: number; statements: number; html: string; status: number }> {
   let trips = 0;
+  let statements = 0;
   const counted = <T extends object>(target: T, calls: string[]): T =>
     new Proxy(target, {
       get(inner, name) {
         const value = Reflect.get(inner, name, inner);
         if (typeof value !== "function") return value;
-        if (calls.includes(String(name))) return (...args: unknown[]) => (trips++, failing ? Promise.reject(new Error("D1 unreachable")) : value.apply(inner, args));
+        if (calls.includes(String(name)))
+          return (...args: unknown[]) => {
+            trips++;
+            statements += name === "batch" ? (args[0] as unknown[]).length : 1;
+            return failing ? Promise.reject(new Error("D1 unreachable")) : value.apply(inner, args);
+          };
         if (name === "prepare") return (...args: unknown[]) => counted(value.apply(inner, args), ["all", "raw", "first", "run"]);
         if (name === "bind") return (...args: unknown[]) => counted(value.apply(inner, args), ["all", "raw", "first", "run"]);
         return value.bind(inner);
@@ -42,7 +48,7 @@ async function roundTripsOf(path: string, cookie?: string, { failing = false } =
   const response = await app.fetch(request, { ...testEnv, DB } as Env, ctx);
   const html = await response.text();
   await waitOnExecutionContext(ctx);
-  return { trips, html, status: response.status };
+  return { trips, statements, html, status: response.status };
 }
 
 let customer: Account;
@@ -125,6 +131,20 @@ describe("a logged-in page reads D1 once", () => {
       expect(page.html, path).toContain(shows);
       expect(page.trips, path).toBe(1);
     }
+  });
+
+  it("a deep page of the back office is read only after the admin check: a customer's token never makes D1 walk to it", async () => {
+    const admin = await newAdmin();
+    for (const path of ["/admin/orders?page=60", "/admin/users?page=60"]) {
+      const asCustomer = await roundTripsOf(path, cookieOf(customer));
+      expect(asCustomer.status, path).toBe(302);
+      expect(asCustomer.statements, `${path}: the session's row alone`).toBe(1);
+      const asAdmin = await roundTripsOf(path, cookieOf(admin));
+      expect(asAdmin.status, path).toBe(200);
+      expect(asAdmin.trips, `${path}: the check, then the page`).toBe(2);
+    }
+    // A first page starts beside the check (and is dropped for the customer).
+    expect((await roundTripsOf("/admin/orders", cookieOf(customer))).statements).toBeGreaterThan(1);
   });
 
   it("a customer's token on the back office is sent home with nothing of the list; no token is sent to log in unread", async () => {

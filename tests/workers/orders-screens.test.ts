@@ -120,10 +120,12 @@ describe("/orders/{id}", () => {
     }
   });
 
-  it("a visitor goes to the login page, with the way back", async () => {
-    const { status, location } = await page(`/orders/${order.id}`);
-    expect(status).toBe(302);
-    expect(location).toBe(`/login?redirect=${encodeURIComponent(`/orders/${order.id}`)}`);
+  it("a visitor goes to the login page, with the way back, whatever the id", async () => {
+    for (const id of [String(order.id), "987654", "abc"]) {
+      const { status, location } = await page(`/orders/${id}`);
+      expect(status, id).toBe(302);
+      expect(location, id).toBe(`/login?redirect=${encodeURIComponent(`/orders/${id}`)}`);
+    }
   });
 });
 

@@ -17,7 +17,7 @@ import { HttpError, parseId } from "~/lib/http";
 import { readOrderListSearch, type OrderFilters } from "~/lib/schemas/backoffice";
 import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
 import { nameWithSize } from "~/lib/sizes";
-import { listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
+import { cheapPage, listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
 import { changeOrderStatus, getOrder } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
 import { requireAdmin, requireAdminWhileReading } from "~/services/session.server";
@@ -63,7 +63,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   // A bad parameter is dropped (and named on the page), never a failure: see readOrderListSearch.
   const { filters, page, pageSize, dropped } = readOrderListSearch(url.searchParams);
   // One line an order: the Manage dialog reads its order (with prices and history) on its own.
-  const { admin, result } = await requireAdminWhileReading(request, context, url, () => listOrdersPage(context.db, filters, page, pageSize, ORDER_LINES));
+  const readList = () => listOrdersPage(context.db, filters, page, pageSize, ORDER_LINES);
+  const { admin, result } = await requireAdminWhileReading(request, context, url, readList, cheapPage(page, pageSize));
   let list: ListPage<OrderLine> | null = null;
   try {
     list = await result;

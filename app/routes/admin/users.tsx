@@ -5,7 +5,7 @@ import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
-import { userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
+import { cheapPage, userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
 import { readTogether } from "~/services/db.server";
 import { requireAdminWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/users";
@@ -14,9 +14,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   // A bad parameter is dropped (and named on the page), never a failure: see readUserListSearch.
   const { filters, page, pageSize, dropped } = readUserListSearch(url.searchParams);
   // The public columns only: a password hash never reaches the page. One D1 batch with the session's row.
-  const { result } = await requireAdminWhileReading(request, context, url, () =>
-    readTogether(context.db, { list: usersPagePlan(context.db, filters, page, pageSize), roles: userRoleCountsPlan(context.db) }),
-  );
+  const read = () => readTogether(context.db, { list: usersPagePlan(context.db, filters, page, pageSize), roles: userRoleCountsPlan(context.db) });
+  const { result } = await requireAdminWhileReading(request, context, url, read, cheapPage(page, pageSize));
   try {
     const { list, roles } = await result;
     const { items, ...paging } = list;
