@@ -466,6 +466,22 @@ test("an out-of-stock product shows a disabled Out of Stock button, and its card
   }
 });
 
+test("on a phone the grid shows two cards a row, whole, and nothing scrolls sideways", async ({ page }) => {
+  for (const width of [320, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await gotoHydrated(page, "/?category=Gents");
+    const [first, second] = await page.getByTestId("product-card").evaluateAll((cards) => cards.slice(0, 2).map((card) => card.getBoundingClientRect().toJSON() as DOMRect));
+    expect(second.top, `${width}: the second card beside the first`).toBe(first.top);
+    expect(second.left, `${width}`).toBeGreaterThan(first.right);
+    // Nothing in a card is cut or wrapped out of it: its price and button each on one line, inside the card.
+    const overflowing = await page.getByTestId("product-card").evaluateAll((cards) =>
+      cards.filter((card) => [...card.querySelectorAll<HTMLElement>("[data-testid=card-price], a.btn-secondary, button")].some((part) => part.scrollWidth > part.clientWidth + 1 || part.getBoundingClientRect().right > card.getBoundingClientRect().right)).length,
+    );
+    expect(overflowing, `${width}: cards whose price or button overflows`).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width}`).toBeLessThanOrEqual(width);
+  }
+});
+
 test("a card is one link to its product: a click on the picture opens it, the Add to Cart button does not", async ({ page }) => {
   const [product] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Accessories");
   await gotoHydrated(page, `/?category=${product.category}`);

@@ -19,7 +19,7 @@ async function cardFacts(page: Page): Promise<{ brand: string; price: number }[]
   return cards(page).evaluateAll((nodes) =>
     nodes.map((node) => ({
       brand: node.querySelector("p")?.textContent ?? "",
-      price: Number((node.querySelector("p.text-lg")?.textContent ?? "").replace(/[^\d.]/g, "")),
+      price: Number((node.querySelector("[data-testid=card-price]")?.textContent ?? "").replace(/[^\d.]/g, "")),
     })),
   );
 }
