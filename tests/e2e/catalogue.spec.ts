@@ -475,7 +475,7 @@ test("on a phone the grid shows two cards a row, whole, and nothing scrolls side
     expect(second.left, `${width}`).toBeGreaterThan(first.right);
     // Nothing in a card is cut or wrapped out of it: its price and button each on one line, inside the card.
     const overflowing = await page.getByTestId("product-card").evaluateAll((cards) =>
-      cards.filter((card) => [...card.querySelectorAll<HTMLElement>("[data-testid=card-price], a.btn-secondary, button")].some((part) => part.scrollWidth > part.clientWidth + 1 || part.getBoundingClientRect().right > card.getBoundingClientRect().right)).length,
+      cards.filter((card) => Array.from(card.querySelectorAll<HTMLElement>("[data-testid=card-price], a.btn-secondary, button")).some((part) => part.scrollWidth > part.clientWidth + 1 || part.getBoundingClientRect().right > card.getBoundingClientRect().right)).length,
     );
     expect(overflowing, `${width}: cards whose price or button overflows`).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width}`).toBeLessThanOrEqual(width);
