@@ -33,7 +33,6 @@ function toCartLine(product: Pick<ProductRow, "id" | "name" | "brand" | "priceCe
   };
 }
 
-/** A customer's server cart; lines of deleted products or removed sizes are gone with them (ON DELETE CASCADE). */
 /**
  * A cart line's columns. In a D1 batch the rows come back keyed by column name, so the size's id and stock are named
  * apart from the product's (the same names would overwrite each other).
@@ -44,6 +43,7 @@ const cartLineColumns = {
   quantity: cartItems.quantity,
 };
 
+/** A customer's server cart; lines of deleted products or removed sizes are gone with them (ON DELETE CASCADE). */
 export function serverCartPlan(db: Db, userId: number): ReadPlan<CartLine[]> {
   const lines = db
     .select(cartLineColumns)
