@@ -2,6 +2,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
+import { discardUnreadBody } from "../app/lib/api.server";
 import { compactSearchIndex } from "../app/services/catalogue.server";
 import { createDb, type Db } from "../app/services/db.server";
 import { processMailBatch, sweepOutbox } from "../app/services/outbox.server";
@@ -140,6 +141,7 @@ export default {
     // A preflight's answer carries its own grant (or none, when refused).
     if (api && isPreflight(request)) return withSecurityHeaders(preflightResponse(request, corsOrigin), []);
     if (corsOrigin === null && isCrossOriginWrite(request)) {
+      await discardUnreadBody(request);
       const body = JSON.stringify({ message: "Cross-origin request refused" });
       return secure(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }));
     }
@@ -154,6 +156,8 @@ export default {
     const forwarded = corsOrigin === null ? request : withoutCookie(request);
     const session = openSession(env.DB, forwarded, api);
     const response = await requestHandler(forwarded, { cloudflare: { env, ctx }, db: createDb(session.d1), cspNonce: nonce });
+    // A write refused before its body was read (no session, the wrong role) still reads what the client sends.
+    await discardUnreadBody(forwarded);
     if (session.wrote) await purgeChangedPages(session.d1, cachePurger(ctx));
     return secure(privateByDefault(bookmarkedResponse(response, session, forwarded, api)), [`'nonce-${nonce}'`]);
   },

@@ -64,9 +64,17 @@ export function tooLargeError({ message, field }: TooLarge): HttpError {
   return new HttpError(413, message, field ? { [field]: [message] } : undefined);
 }
 
-/** A 413 for a body not read yet: drains it first (see discardRest), then throws. */
+/**
+ * Drains a request body nobody read (see discardRest): any answer given before an upload was read (a 413, a 401 or 403,
+ * a bad query) reaches a client still sending it, instead of a reset.
+ */
+export async function discardUnreadBody(request: Request): Promise<void> {
+  if (request.body && !request.bodyUsed && !request.body.locked) await discardRest(request.body.getReader());
+}
+
+/** A 413 for a body not read yet: drains it first, then throws. */
 async function refuseBody(request: Request, tooLarge: TooLarge): Promise<never> {
-  if (request.body && !request.body.locked) await discardRest(request.body.getReader());
+  await discardUnreadBody(request);
   throw tooLargeError(tooLarge);
 }
 

@@ -152,6 +152,27 @@ test.describe("oversized uploads answer 413 with the message", () => {
     }
   });
 
+  test("a 5 MB upload refused before it is read (no token, a customer on an admin call) answers 401 and 403, from Node's fetch", async ({ request, baseURL }) => {
+    const { token } = await newCustomerToken(request);
+    const product = JSON.stringify({ name: "Refused Upload", brand: "Stride", description: "Never stored", price: 1000, category: "Gents", stockQuantity: 1, releaseDate: "2026-01-01", productAvailable: true });
+    const upload = (headers: Record<string, string>) => {
+      const form = new FormData();
+      form.set("product", product);
+      form.set("imageFile", new Blob([pngOf(5 * 1024 * 1024)], { type: "image/png" }), "big.png");
+      return fetch(`${baseURL}/api/product`, { method: "POST", headers, body: form });
+    };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const anonymous = await upload({});
+      expect(anonymous.status).toBe(401);
+      expect(((await anonymous.json()) as { message: string }).message).toMatch(/token/i);
+      const customer = await upload({ Authorization: `Bearer ${token}` });
+      expect(customer.status).toBe(403);
+      expect(await customer.json()).toEqual({ message: "Admin access required" });
+    }
+    const names = ((await (await request.get("/api/products")).json()) as { name: string }[]).map((p) => p.name);
+    expect(names, "no product was created").not.toContain("Refused Upload");
+  });
+
   test.describe("an admin's biggest picture upload, chunked (no Content-Length), read as it streams", () => {
     const product = (name: string) => JSON.stringify({ name, brand: "Stride", description: "Eight big pictures", price: 1000, category: "Gents", stockQuantity: 1, releaseDate: "2026-01-01", productAvailable: true });
     const pictures = (count: number, size = 5 * 1024 * 1024) => Array.from({ length: count }, (_, i) => ({ name: "imageFiles", value: pngOf(size), filename: `big${i}.png`, type: "image/png" }));
