@@ -131,7 +131,7 @@ export async function requireAdminWhileReading<T>(request: Request, context: App
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const session = await getSession(request, context);
   if (session.user) return session.user;
-  throw unauthorized(session.reason === "none" ? "Missing token: please log in" : undefined);
+  throw unauthorized(session.reason === "none" ? "Missing or invalid token: please log in" : undefined);
 }
 
 export async function requireApiAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {

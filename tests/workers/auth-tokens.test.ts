@@ -55,10 +55,12 @@ describe("bearer tokens", () => {
     expect(((await response.json()) as { id: number }).id).toBe(user.id);
   });
 
-  it("no token is 401 with a message naming the token", async () => {
+  it("no token is 401 with a message naming the token, as API.md words every 401 of a session", async () => {
     const response = await call(ME);
     expect(response.status).toBe(401);
-    expect(((await response.json()) as { message: string }).message).toMatch(/token/i);
+    const { message } = (await response.json()) as { message: string };
+    expect(message).toMatch(/token/i);
+    expect(message).toMatch(/invalid|expired/i);
   });
 
   it("a malformed token is 401 invalid/expired token", async () => {
