@@ -8,7 +8,7 @@ import type { CartLine } from "~/lib/schemas/cart";
 import type { SizeView } from "~/lib/sizes";
 import { imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
 import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
-import { chooseSize, loadProductsWithSizes } from "./sizes.server";
+import { chooseSize, loadProductsWithSizes, sizesOf } from "./sizes.server";
 
 const { cartItems, products, productSizes } = schema;
 
@@ -129,7 +129,9 @@ export async function setServerCartQuantity(db: Db, userId: number, productId: n
 /** Removes a line; without a size, every line of the product. */
 export async function removeFromServerCart(db: Db, userId: number, productId: number, sizeId?: number): Promise<void> {
   const ofSize = sizeId === undefined ? undefined : eq(cartItems.sizeId, sizeId);
-  await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), ofSize));
+  const removed = await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), ofSize)).returning({ sizeId: cartItems.sizeId });
+  // Nothing removed in a named size: another product's size is the client's mistake (400), as adding it would be.
+  if (sizeId !== undefined && removed.length === 0) chooseSize(await sizesOf(db, productId), sizeId);
 }
 
 export async function clearServerCart(db: Db, userId: number): Promise<void> {

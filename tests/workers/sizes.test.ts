@@ -220,6 +220,10 @@ describe("the cart per size", () => {
     const above = await expectApiError(await cartApi("POST", `/add?productId=${created.id}&sizeId=${sizeId(created, "EU 43")}`, customer.token), 409);
     expect(above.message).toBe("Cannot add more than available stock");
     expect(await cartOk("GET", "", customer.token)).toEqual([expect.objectContaining({ sizeLabel: "EU 43", quantity: 2 })]);
+    // Removing the line of another product's size names a line that cannot exist: 400, as add and set say.
+    expect((await expectApiError(await cartApi("DELETE", `/remove?productId=${created.id}&sizeId=${other.sizes[0].id}`, customer.token), 400)).message).toBe(UNKNOWN_SIZE);
+    // A size of this product with no line in the cart: nothing to remove, and no mistake.
+    expect(await cartOk("DELETE", `/remove?productId=${created.id}&sizeId=${sizeId(created, "EU 40")}`, customer.token)).toEqual([expect.objectContaining({ sizeLabel: "EU 43", quantity: 2 })]);
     await cartOk("DELETE", "/clear", customer.token);
   });
 
