@@ -17,20 +17,21 @@ export function errorJson(status: number, message: string, fieldErrors?: FieldEr
   return json(fieldErrors ? { message, fieldErrors } : { message }, { status, headers });
 }
 
-/** Field errors keyed by the field's path, and the first message as the summary. */
-export function zodFieldErrors(error: z.ZodError): { message: string; fieldErrors: FieldErrors } {
+/** Field errors keyed by the field's path (under `at`, where the value sits in the body), and the first message as the summary. */
+export function zodFieldErrors(error: z.ZodError, at: PropertyKey[] = []): { message: string; fieldErrors: FieldErrors } {
   const fieldErrors: FieldErrors = {};
   for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "_";
+    const path = [...at, ...issue.path];
+    const key = path.length ? path.map(String).join(".") : "_";
     (fieldErrors[key] ??= []).push(issue.message);
   }
   return { message: error.issues[0]?.message ?? "Invalid input", fieldErrors };
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, at: PropertyKey[] = []): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const { message, fieldErrors } = zodFieldErrors(result.error);
+  const { message, fieldErrors } = zodFieldErrors(result.error, at);
   throw badRequest(message, fieldErrors);
 }
 
@@ -316,5 +317,6 @@ export async function parseJsonField<S extends z.ZodType>(form: FormData, field:
   } catch {
     throw badRequest(`The '${field}' part is not valid JSON`);
   }
-  return parseWith(schema, parsed);
+  // An object part's fields are the API's own (`name`, `price`); an array part's items are named by the part (`images.0.id`).
+  return parseWith(schema, parsed, Array.isArray(parsed) ? [field] : []);
 }

@@ -47,11 +47,11 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
   const productIds = [...new Set(items.map((item) => item.productId))];
   const catalogue = await loadProductsWithSizes(db, productIds);
   const lines = new Map<number, OrderLine>();
-  for (const { productId, sizeId, quantity } of items) {
+  for (const [index, { productId, sizeId, quantity }] of items.entries()) {
     const found = catalogue.get(productId);
-    if (!found) throw badRequest(`Product ${productId} does not exist`, { orderItems: [`Product ${productId} does not exist`] });
+    if (!found) throw badRequest(`Product ${productId} does not exist`, { [`orderItems.${index}.productId`]: [`Product ${productId} does not exist`] });
     const { product, sizes } = found;
-    const size = chooseSize(sizes, sizeId);
+    const size = chooseSize(sizes, sizeId, `orderItems.${index}.sizeId`);
     const line = lines.get(size.id);
     if (line) line.quantity += quantity;
     else lines.set(size.id, { product, size, quantity });

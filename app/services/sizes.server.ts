@@ -65,15 +65,16 @@ export async function withSizes<T extends { id: number }>(db: Db, views: T[]): P
 /**
  * The size a cart line or an order line is for: the one chosen (it must be one of this product's), or the product's
  * only size when none is chosen; a product with several sizes needs a choice (API.md: 400 'Please select a size').
+ * `field` names the size in the 400's fieldErrors (an order's `orderItems.2.sizeId`).
  */
-export function chooseSize(sizes: SizeView[], sizeId: number | undefined | null): SizeView {
+export function chooseSize(sizes: SizeView[], sizeId: number | undefined | null, field = "sizeId"): SizeView {
   if (sizeId !== undefined && sizeId !== null) {
     const chosen = sizes.find((size) => size.id === sizeId);
-    if (!chosen) throw badRequest(UNKNOWN_SIZE, { sizeId: [UNKNOWN_SIZE] });
+    if (!chosen) throw badRequest(UNKNOWN_SIZE, { [field]: [UNKNOWN_SIZE] });
     return chosen;
   }
   if (sizes.length === 1) return sizes[0];
-  throw badRequest(SELECT_A_SIZE, { sizeId: [SELECT_A_SIZE] });
+  throw badRequest(SELECT_A_SIZE, { [field]: [SELECT_A_SIZE] });
 }
 
 type SizeInput = NonNullable<ProductInput["sizes"]>[number];

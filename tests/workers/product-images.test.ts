@@ -231,7 +231,9 @@ describe("PUT /api/product/{id} and pictures", () => {
 
   it("an alt text over 200 characters is 400", async () => {
     const product = await create({ imageFiles: [tiny()] });
-    await expectNothingChanged(() => put(product, { images: [{ id: product.images[0].id, altText: "x".repeat(201) }] }, 400), 400);
+    const body = await expectNothingChanged(() => put(product, { images: [{ id: product.images[0].id, altText: "x".repeat(201) }] }, 400), 400);
+    // Named by the part and the picture's place in it, as a field of the product part is by its name.
+    expect(Object.keys((body as { fieldErrors: Record<string, string[]> }).fieldErrors)).toEqual(["images.0.altText"]);
   });
 });
 

@@ -305,9 +305,11 @@ describe("orders per size", () => {
     const created = await shoe();
     const other = await shoe([1, 1, 1, 1]);
     const missing = await postOrder(orderForm(orderBody([{ productId: created.id, quantity: 1 }])), customer.token);
-    expect((await expectApiError(missing, 400)).message).toBe(SELECT_A_SIZE);
-    const foreign = await postOrder(orderForm(orderBody([{ productId: created.id, sizeId: other.sizes[0].id, quantity: 1 }])), customer.token);
-    expect((await expectApiError(foreign, 400)).message).toBe(UNKNOWN_SIZE);
+    expect(await expectApiError(missing, 400)).toEqual({ message: SELECT_A_SIZE, fieldErrors: { "orderItems.0.sizeId": [SELECT_A_SIZE] } });
+    // The field names the item at fault, as the schema's own errors do (orderItems.1.quantity).
+    const items = [{ productId: other.id, sizeId: other.sizes[0].id, quantity: 1 }, { productId: created.id, sizeId: other.sizes[0].id, quantity: 1 }];
+    const foreign = await postOrder(orderForm(orderBody(items)), customer.token);
+    expect(await expectApiError(foreign, 400)).toEqual({ message: UNKNOWN_SIZE, fieldErrors: { "orderItems.1.sizeId": [UNKNOWN_SIZE] } });
     expect(await stockOf(created.id)).toBe(10);
   });
 
