@@ -70,7 +70,10 @@ export const PICTURE_UPLOAD_LIMITS: UploadLimits = {
 };
 
 function toUpload(file: UploadedFile, field: string, named: boolean): ImageUpload {
-  if (file.bytes && file.type && !file.problem) return { bytes: file.bytes, type: file.type, name: file.name, ...measured(file.bytes, file.type) };
+  // A header that cannot be read is no picture a browser could show (a cut-off file, or bytes that only begin like one):
+  // every PNG, GIF, WebP and JPEG says its size before its pixels. 415, as for any other file that is no picture.
+  const size = file.bytes && file.type && !file.problem ? measured(file.bytes, file.type) : null;
+  if (file.bytes && file.type && size?.width) return { bytes: file.bytes, type: file.type, name: file.name, ...size };
   const [status, text] =
     file.problem === "size" ? [413, PRODUCT_IMAGE_MESSAGES.size] : file.problem === "count" ? [400, PICTURE_MESSAGES.tooMany] : [415, PRODUCT_IMAGE_MESSAGES.type];
   const message = named ? `${text} (${file.name})` : text;
@@ -91,7 +94,7 @@ export function uploadedPictures(files: UploadedFile[]): { first: ImageUpload | 
   return { first: first ? toUpload(first, "imageFile", false) : null, added: added.map((file) => toUpload(file, "imageFiles", true)) };
 }
 
-/** The size a picture's header gives, or nulls: a picture the parser cannot measure is still a picture. */
+/** The size a picture's header gives, or nulls (a picture stored before sizes were read is measured when first served). */
 export function measured(bytes: Uint8Array, type: string) {
   const size = imageSize(bytes, type as Parameters<typeof imageSize>[1]);
   return { width: size?.width ?? null, height: size?.height ?? null };
@@ -164,8 +167,8 @@ export async function savePictures(
       } else {
         const key = await storeUpload(bucket, productId, item.upload);
         newKeys.push(key);
-        const { bytes, type, name } = item.upload;
-        values.push({ productId, position, key, contentType: type, name, ...measured(bytes, type) });
+        const { type, name, width, height } = item.upload;
+        values.push({ productId, position, key, contentType: type, name, width, height });
       }
     }
     const readIds = current.map((row) => row.id);

@@ -209,6 +209,14 @@ describe("PUT /api/product/{id} and pictures", () => {
     expect(((await getJson(`/api/product/${product.id}`)) as WithImages).images).toEqual(product.images);
   });
 
+  it("a file that only begins like a PNG (its header cut off) is 415 and changes nothing", async () => {
+    const product = await create({ imageFiles: [tiny()] });
+    const cut = { bytes: PNG_1X1.subarray(0, 16), name: "cut.png" };
+    const body = await expectNothingChanged(() => put(product, { imageFiles: [cut] }, 415), 415);
+    expect(body).toEqual({ message: "Image must be a JPEG, PNG, WebP or GIF picture (cut.png)", fieldErrors: { imageFiles: ["Image must be a JPEG, PNG, WebP or GIF picture (cut.png)"] } });
+    expect(((await getJson(`/api/product/${product.id}`)) as WithImages).images).toEqual(product.images);
+  });
+
   const bad: [string, unknown, RegExp][] = [
     ["no picture left", [], /at least one/],
     ["an id of no picture of this product", "other", /No such picture/],
