@@ -8,3 +8,12 @@ import { z } from "zod";
 z.config({ jitless: true });
 
 export { z };
+
+/**
+ * A field's type error that tells a missing field from one of the wrong type ("Comment is required", "Comment must be
+ * text"). Only for that error: a schema-wide message would also stand in for every check left without its own.
+ */
+export const typeError =
+  (missing: string, wrongType = missing) =>
+  (issue: { code?: string; input?: unknown }) =>
+    issue.code === "invalid_type" ? (issue.input === undefined ? missing : wrongType) : undefined;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { loginSchema, profileFormSchema, profileSchema, registerFormSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
+import { orderInputSchema } from "~/lib/schemas/order";
 import { productInputSchema } from "~/lib/schemas/product";
+import { reviewCreateSchema } from "~/lib/schemas/review";
 
 const valid = { name: "Nimal", email: "Nimal@Example.com", password: "secret123", address: "12 Galle Road", phone: "0771234567" };
 const messagesFor = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }, field: string) =>
@@ -102,5 +104,36 @@ describe("productInputSchema: what an admin who left a field empty is told", () 
   it("an empty release date is required first; a date in another shape says which shape", () => {
     expect(messagesFor(productInputSchema.safeParse({ ...product, releaseDate: "" }), "releaseDate")[0]).toBe("Release date is required");
     expect(messagesFor(productInputSchema.safeParse({ ...product, releaseDate: "15/01/2026" }), "releaseDate")[0]).toBe("Release date must be YYYY-MM-DD");
+  });
+});
+
+describe("a field of the wrong type or out of range is told so, not that it is missing or not a number", () => {
+  const issues = (result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
+    (result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]);
+  const order = { customerName: "Nimal", customerEmail: "n@example.com", customerPhone: "0771234567", shippingAddress: "1 Road", orderItems: [{ productId: 1, quantity: 1 }] };
+
+  it("a review's comment sent as a number; missing, it is required", () => {
+    expect(issues(reviewCreateSchema.safeParse({ comment: 5, rating: 4, productId: 1 }))).toEqual([["comment", "Comment must be text"]]);
+    expect(issues(reviewCreateSchema.safeParse({ rating: 4, productId: 1 }))).toEqual([["comment", "Comment is required"]]);
+  });
+
+  it("an order's quantity above the most, its phone sent as a number, its product id below 1", () => {
+    expect(issues(orderInputSchema.safeParse({ ...order, orderItems: [{ productId: 1, quantity: 1e9 }] }))).toEqual([["orderItems.0.quantity", "quantity must be at most 10,000"]]);
+    expect(issues(orderInputSchema.safeParse({ ...order, customerPhone: 771234567 }))).toEqual([["customerPhone", 'Phone number must be text, such as "0771234567"']]);
+    expect(issues(orderInputSchema.safeParse({ ...order, customerPhone: undefined }))).toEqual([["customerPhone", "Please enter your phone number"]]);
+    expect(issues(orderInputSchema.safeParse({ ...order, orderItems: [{ productId: 0, quantity: 1 }] }))).toEqual([["orderItems.0.productId", "productId must be at least 1"]]);
+  });
+
+  it("a size's stockWas below zero", () => {
+    const product = { name: "Runner", brand: "Stride", description: "Light", price: 12500, category: "Gents", stockQuantity: 5, releaseDate: "2026-01-15" };
+    const sizes = [{ label: "EU 40", stockQuantity: 1, stockWas: -5 }];
+    expect(issues(productInputSchema.safeParse({ ...product, sizes }))).toEqual([["sizes.0.stockWas", "A size's stockWas cannot be below zero"]]);
+  });
+
+  it("a profile's phone sent as a number; blank is allowed", () => {
+    const base = { name: "Nimal", email: "nimal@example.com" };
+    expect(issues(profileSchema.safeParse({ ...base, phone: 771234567 }))).toEqual([["phone", 'Phone number must be text, such as "0771234567"']]);
+    expect(profileSchema.parse({ ...base, phone: "" }).phone).toBe("");
+    expect(issues(profileSchema.safeParse({ ...base, phone: "12345" }))).toEqual([["phone", "Phone number must be exactly 10 digits"]]);
   });
 });

@@ -101,6 +101,25 @@ describe("PUT /api/auth/me", () => {
     expect(((await response.json()) as { fieldErrors?: Record<string, string[]> }).fieldErrors?.phone).toContain("Phone number must be exactly 10 digits");
   });
 
+  it("a phone sent as a number is 400 saying so, and changes nothing", async () => {
+    const user = await register();
+    const token = await login(user.email);
+    const response = await putMe(token, { name: "X", email: user.email, address: "a", phone: 771234567 });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { fieldErrors?: Record<string, string[]> }).fieldErrors?.phone).toEqual(['Phone number must be text, such as "0771234567"']);
+    expect(await (await call(ME, { headers: authHeader(token) })).json()).toMatchObject({ name: user.name, phone: user.phone });
+  });
+
+  it("an address or phone left out keeps its value; sent blank, it is cleared", async () => {
+    const user = await register();
+    const token = await login(user.email);
+    const kept = await putMe(token, { name: "Kept", email: user.email });
+    expect(kept.status).toBe(200);
+    expect(await kept.json()).toMatchObject({ name: "Kept", address: user.address, phone: user.phone });
+    const cleared = await putMe(token, { name: "Kept", email: user.email, address: "", phone: "" });
+    expect(await cleared.json()).toMatchObject({ address: "", phone: "" });
+  });
+
   it("without a token is 401", async () => {
     const response = await putMe(null, { name: "X", email: uniqueEmail(), address: "a", phone: "0771234567" });
     expect(response.status).toBe(401);

@@ -54,6 +54,8 @@ export interface TestUser {
   id: number;
   name: string;
   email: string;
+  phone: string;
+  address: string;
   password: string;
   role: string;
 }

@@ -1,13 +1,12 @@
-import { z } from "../zod";
+import { typeError, z } from "../zod";
 import { PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 
 // One shape per input, shared by the forms, the screen actions, the API routes and the OpenAPI document.
 const requiredText = (message: string) => z.string().trim().min(1, message);
 const email = z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Please enter a valid email address"));
-const phone = z
-  .string()
-  .trim()
-  .regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), `Phone number must be exactly ${PHONE_DIGITS} digits`);
+const phoneText = z.string({ error: typeError("Phone number is required", "Phone number must be text, such as \"0771234567\"") }).trim();
+const PHONE_MESSAGE = `Phone number must be exactly ${PHONE_DIGITS} digits`;
+const phone = phoneText.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), PHONE_MESSAGE);
 const newPassword = z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`).max(200, "Password is too long");
 
 export const registerSchema = z.object({
@@ -28,8 +27,9 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export const profileSchema = z.object({
   name: requiredText("Name is required").max(100),
   email,
-  address: z.string().trim().max(500).optional().default(""),
-  phone: z.union([z.literal(""), phone]).optional().default(""),
+  // Both may be blank (SPEC: only name and e-mail are required); left out of an API call, each keeps its current value.
+  address: z.string({ error: typeError("Address must be text") }).trim().max(500, "Address must be at most 500 characters").optional(),
+  phone: phoneText.regex(new RegExp(`^(\\d{${PHONE_DIGITS}})?$`), PHONE_MESSAGE).optional(),
   // Blank or missing keeps the current password.
   password: z
     .union([z.literal(""), newPassword])

@@ -1,4 +1,4 @@
-import { z } from "../zod";
+import { typeError, z } from "../zod";
 
 import { ORDER_STATUSES } from "../constants";
 
@@ -6,19 +6,19 @@ export const ORDER_MAX_LINES = 50;
 
 // The checkout's checks, in SPEC.md §5's order and with its messages.
 export const checkoutCustomerSchema = z.object({
-  customerName: z.string({ error: "Please enter your full name" }).trim().min(1, "Please enter your full name").max(100, "Full name must be at most 100 characters"),
+  customerName: z.string({ error: typeError("Please enter your full name", "Full name must be text") }).trim().min(1, "Please enter your full name").max(100, "Full name must be at most 100 characters"),
   customerEmail: z
-    .string({ error: "Please enter your email" })
+    .string({ error: typeError("Please enter your email", "Email must be text") })
     .trim()
     .min(1, "Please enter your email")
     .pipe(z.email("Please enter a valid email address"))
     .pipe(z.string().max(254)),
   customerPhone: z
-    .string({ error: "Please enter your phone number" })
+    .string({ error: typeError("Please enter your phone number", "Phone number must be text, such as \"0771234567\"") })
     .trim()
     .min(1, "Please enter your phone number")
     .regex(/^\+?[\d\s-]{7,20}$/, "Please enter a valid phone number"),
-  shippingAddress: z.string({ error: "Please enter your shipping address" }).trim().min(1, "Please enter your shipping address").max(500, "Shipping address must be at most 500 characters"),
+  shippingAddress: z.string({ error: typeError("Please enter your shipping address", "Shipping address must be text") }).trim().min(1, "Please enter your shipping address").max(500, "Shipping address must be at most 500 characters"),
 });
 
 /** The API's `order` part. Names and prices may be sent but are ignored: the catalogue decides them. */
@@ -26,10 +26,10 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
   orderItems: z
     .array(
       z.object({
-        productId: z.number({ error: "productId must be a number" }).int().min(1),
+        productId: z.number({ error: typeError("productId must be a number") }).int("productId must be a whole number").min(1, "productId must be at least 1"),
         // Optional (additive to API.md): which of the product's sizes; a one-size product needs none.
-        sizeId: z.number({ error: "sizeId must be a number" }).int().min(1).optional(),
-        quantity: z.number({ error: "quantity must be a number" }).int("quantity must be a whole number").min(1, "quantity must be at least 1").max(10_000),
+        sizeId: z.number({ error: typeError("sizeId must be a number") }).int("sizeId must be a whole number").min(1, "sizeId must be at least 1").optional(),
+        quantity: z.number({ error: typeError("quantity must be a number") }).int("quantity must be a whole number").min(1, "quantity must be at least 1").max(10_000, "quantity must be at most 10,000"),
         productName: z.string().optional(),
         price: z.number().optional(),
       }),

@@ -1,4 +1,4 @@
-import { z } from "../zod";
+import { typeError, z } from "../zod";
 
 import { CATEGORIES, SORTS } from "../constants";
 import { rupeesToCents } from "../format";
@@ -49,7 +49,7 @@ export const productInputSchema = z.object({
   sizes: z
     .array(
       z.object({
-        id: z.number({ error: "A size's id must be a number" }).int().min(1).optional(),
+        id: z.number({ error: typeError("A size's id must be a number") }).int("A size's id must be a whole number").min(1, "A size's id must be at least 1").optional(),
         label: z
           .string({ error: "A size needs a label" })
           .trim()
@@ -63,7 +63,12 @@ export const productInputSchema = z.object({
           .max(1_000_000, "A size's stock is too high"),
         // Optional: the stock the client last saw. With it, the stock moves by stockQuantity - stockWas, so pairs
         // sold while an admin had the form open are not put back (the form always sends it).
-        stockWas: z.number({ error: "A size's stockWas must be a number" }).int().min(0).max(1_000_000).optional(),
+        stockWas: z
+          .number({ error: typeError("A size's stockWas must be a number") })
+          .int("A size's stockWas must be a whole number")
+          .min(0, "A size's stockWas cannot be below zero")
+          .max(1_000_000, "A size's stockWas is too high")
+          .optional(),
       }),
     )
     .min(1, "A product needs at least one size")

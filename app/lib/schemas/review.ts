@@ -1,5 +1,5 @@
 import { COMMENT_MAX, DEFAULT_RATING, RATING_MAX, RATING_MIN } from "../review-constants";
-import { z } from "../zod";
+import { typeError, z } from "../zod";
 
 // Reviews (SPEC §3, §5; API.md): one shape for the API body, the product page's forms and the OpenAPI document.
 // The limits, rating words and messages live in a module without zod, so the product page's client code stays small.
@@ -7,7 +7,7 @@ export { COMMENT_MAX, DEFAULT_RATING, RATING_MAX, RATING_MIN, RATINGS, ratingWor
 
 // Characters as a reader counts them (an emoji is one), not UTF-16 units.
 const comment = z
-  .string({ error: "Comment is required" })
+  .string({ error: typeError("Comment is required", "Comment must be text") })
   .trim()
   .min(1, "Comment is required")
   .refine((value) => [...value].length <= COMMENT_MAX, `Comment must be at most ${COMMENT_MAX} characters`);
