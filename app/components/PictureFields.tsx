@@ -1,25 +1,36 @@
 import { useEffect, useState } from "react";
 
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES } from "~/lib/file-types";
 import { ALT_TEXT_MAX, PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import type { ProductImageView } from "~/lib/schemas/product";
 import { Field } from "./Field";
 import { IMAGE_SIZE } from "./ProductImage";
 
-const ACCEPT = "image/jpeg,image/png,image/webp,image/gif";
+const ACCEPT = PRODUCT_IMAGE_TYPES.join(",");
 const SMALL_BUTTON = "btn-secondary min-h-9 px-3 text-xs";
+
+/** A chosen file as the form shows it before saving: its preview, or what the save would refuse it for. */
+type Preview = { url: string | null; name: string; problem?: string };
+
+// The browser's word on a file (its name's type, its size) is enough to warn early; the server still judges its bytes.
+function previewOf(file: File): Preview {
+  if (!(PRODUCT_IMAGE_TYPES as readonly string[]).includes(file.type)) return { url: null, name: file.name, problem: PRODUCT_IMAGE_MESSAGES.type };
+  if (file.size > PRODUCT_IMAGE_MAX_BYTES) return { url: null, name: file.name, problem: PRODUCT_IMAGE_MESSAGES.size };
+  return { url: URL.createObjectURL(file), name: file.name };
+}
 
 /**
  * The product forms' pictures. The update form lists the current ones: each with its alt text, a Remove box, and
  * (without JavaScript) a position box and a "Make first" radio, read by lib/product-form.server.ts; with JavaScript,
  * Move up / Move down / Make first buttons reorder the list and the positions travel in hidden fields. New pictures
- * come from one multiple file input, previewed before they are sent.
+ * come from one multiple file input, previewed before they are sent (a file that is no picture, or too large, says so).
  */
 export function PictureFields({ images = [], isUpdate, errors }: { images?: ProductImageView[]; isUpdate: boolean; errors?: Record<string, string[] | undefined> }) {
   const [order, setOrder] = useState(() => images.map((image) => image.id));
-  const [previews, setPreviews] = useState<{ url: string; name: string }[]>([]);
+  const [previews, setPreviews] = useState<Preview[]>([]);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  useEffect(() => () => previews.forEach((preview) => URL.revokeObjectURL(preview.url)), [previews]);
+  useEffect(() => () => previews.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url)), [previews]);
   const byId = new Map(images.map((image) => [image.id, image]));
   const move = (from: number, to: number) =>
     setOrder((ids) => {
@@ -95,7 +106,7 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
         required={!isUpdate}
         errors={fileErrors}
         hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.`}
-        onChange={(event) => setPreviews([...(event.currentTarget.files ?? [])].map((file) => ({ url: URL.createObjectURL(file), name: file.name })))}
+        onChange={(event) => setPreviews([...(event.currentTarget.files ?? [])].map(previewOf))}
         className="[&_input]:py-2"
       />
       {tooMany && (
@@ -106,8 +117,14 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
       {previews.length > 0 ? (
         <ul className="grid grid-cols-3 gap-2" aria-label="New pictures">
           {previews.map((preview, index) => (
-            <li key={preview.url} className="overflow-hidden rounded-xl border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
-              <img src={preview.url} alt={`Preview of new picture ${index + 1}`} width={IMAGE_SIZE} height={IMAGE_SIZE} className="aspect-square w-full object-cover" />
+            <li key={`${index}-${preview.name}`} className="overflow-hidden rounded-xl border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
+              {preview.url ? (
+                <img src={preview.url} alt={`Preview of new picture ${index + 1}`} width={IMAGE_SIZE} height={IMAGE_SIZE} className="aspect-square w-full object-cover" />
+              ) : (
+                <p role="alert" className="field-error flex aspect-square items-center justify-center p-2 text-center" data-testid="picture-problem">
+                  {preview.problem}
+                </p>
+              )}
               <p className="truncate px-2 py-1 text-xs text-slate-600 dark:text-slate-400">{preview.name}</p>
             </li>
           ))}

@@ -13,6 +13,8 @@ interface Row {
   stock: string;
   /** A saved size's stock when the form was loaded: the server applies the change, not the number (stockWas). */
   stockWas?: number;
+  /** A saved size ticked Remove: it leaves the total. */
+  removed?: boolean;
 }
 
 const blankRows = (count: number): Row[] => Array.from({ length: count }, () => ({ key: crypto.randomUUID(), label: "", stock: "" }));
@@ -30,8 +32,8 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
   ]);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const total = rows.reduce((sum, row) => sum + (/^\d+$/.test(row.stock) ? Number(row.stock) : 0), 0);
-  const change = (key: string, field: "label" | "stock", value: string) => setRows((all) => all.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
+  const total = rows.reduce((sum, row) => sum + (!row.removed && /^\d+$/.test(row.stock) ? Number(row.stock) : 0), 0);
+  const change = (key: string, changes: Partial<Row>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...changes } : row)));
 
   /** Replaces the unsaved rows with the chosen category's usual sizes (saved sizes stay, to be removed one by one). */
   const fillFromCategory = (event: MouseEvent<HTMLButtonElement>) => {
@@ -81,14 +83,14 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
           {rows.map((row, index) => {
             const error = rowError(index);
             return (
-              <tr key={row.key} className="align-top">
+              <tr key={row.key} className={`align-top ${row.removed ? "opacity-60 [&_input:not([type=checkbox])]:line-through" : ""}`}>
                 <td className="py-1 pr-2">
                   {row.id !== undefined && <input type="hidden" name={`sizes.${index}.id`} value={row.id} />}
                   {row.stockWas !== undefined && <input type="hidden" name={`sizes.${index}.stockWas`} value={row.stockWas} />}
                   <input
                     name={`sizes.${index}.label`}
                     value={row.label}
-                    onChange={(event) => change(row.key, "label", event.currentTarget.value)}
+                    onChange={(event) => change(row.key, { label: event.currentTarget.value })}
                     maxLength={SIZE_LABEL_MAX}
                     placeholder={row.id === undefined ? "New size, e.g. EU 42" : undefined}
                     aria-label={`Size ${index + 1}`}
@@ -106,7 +108,7 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
                   <input
                     name={`sizes.${index}.stock`}
                     value={row.stock}
-                    onChange={(event) => change(row.key, "stock", event.currentTarget.value)}
+                    onChange={(event) => change(row.key, { stock: event.currentTarget.value })}
                     type="number"
                     inputMode="numeric"
                     min={0}
@@ -120,7 +122,14 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
                 <td className="py-1">
                   {row.id !== undefined ? (
                     <label className="flex min-h-11 items-center gap-2">
-                      <input type="checkbox" name={`sizes.${index}.remove`} className="size-5 accent-red-600" aria-label={`Remove size ${row.label || index + 1}`} />
+                      <input
+                        type="checkbox"
+                        name={`sizes.${index}.remove`}
+                        checked={row.removed ?? false}
+                        onChange={(event) => change(row.key, { removed: event.currentTarget.checked })}
+                        className="size-5 accent-red-600"
+                        aria-label={`Remove size ${row.label || index + 1}`}
+                      />
                       <span aria-hidden="true">Remove</span>
                     </label>
                   ) : hydrated ? (

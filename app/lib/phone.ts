@@ -1,7 +1,7 @@
 import { PHONE_DIGITS } from "./constants";
 
 /** Sri Lanka's country code: +94 77 123 4567 is 077 123 4567 at home. */
-const COUNTRY_CODE = "94";
+export const COUNTRY_CODE = "94";
 
 /**
  * What the phone field keeps of what was typed or pasted: the digits, an international Sri Lankan number (+94 or
@@ -14,4 +14,19 @@ export function phoneDigits(text: string): string {
   if (digits.length === COUNTRY_CODE.length + national && digits.startsWith(COUNTRY_CODE)) digits = `0${digits.slice(COUNTRY_CODE.length)}`;
   else if (digits.length === 2 + COUNTRY_CODE.length + national && digits.startsWith(`00${COUNTRY_CODE}`)) digits = `0${digits.slice(2 + COUNTRY_CODE.length)}`;
   return digits.slice(0, PHONE_DIGITS);
+}
+
+/**
+ * The start of a phone number in both the forms customers write it, for a search: digits as typed, the national form
+ * (0 77 ...) and the international one (94 77 ..., from +94 or 0094). A number that begins with neither is as typed.
+ */
+export function phoneForms(digits: string): string[] {
+  const rest = digits.startsWith(`00${COUNTRY_CODE}`)
+    ? digits.slice(2 + COUNTRY_CODE.length)
+    : digits.startsWith(COUNTRY_CODE)
+      ? digits.slice(COUNTRY_CODE.length)
+      : digits.startsWith("0")
+        ? digits.slice(1)
+        : null;
+  return rest ? [...new Set([digits, `0${rest}`, `${COUNTRY_CODE}${rest}`])] : [digits];
 }

@@ -2,6 +2,7 @@ import { data, redirect, useActionData, useLoaderData } from "react-router";
 
 import { NotFoundPage } from "~/components/ErrorPage";
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
+import { FIX_FIELDS } from "~/lib/forms";
 import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
 import { getProductWithSizes, updateProduct } from "~/services/catalogue.server";
@@ -9,7 +10,6 @@ import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/update-product";
 
 const UPDATE_FAILED = "Failed to update product. Please try again.";
-
 
 export async function loader({ request, params, context, url }: Route.LoaderArgs) {
   await requireAdmin(request, context, url);
@@ -32,7 +32,8 @@ export async function action({ request, params, context, url }: Route.ActionArgs
     await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
     return redirect(`/product/${id}?saved=1`);
   } catch (error) {
-    if (error instanceof HttpError) return data({ message: UPDATE_FAILED, fieldErrors: error.fieldErrors }, { status: error.status });
+    // A rule only the save can check (no picture left) names its field, as the form's own checks do; anything else failed.
+    if (error instanceof HttpError) return data({ message: error.fieldErrors ? FIX_FIELDS : UPDATE_FAILED, fieldErrors: error.fieldErrors }, { status: error.status });
     throw error;
   }
 }

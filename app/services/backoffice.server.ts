@@ -6,6 +6,7 @@ import type { OrderView } from "~/lib/schemas/order";
 import { publicColumns, type SessionUser } from "./auth.server";
 import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { centsToRupees } from "~/lib/format";
+import { COUNTRY_CODE, phoneForms } from "~/lib/phone";
 import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type HistoryRow, type ItemRow, type OrderIds, type OrderRow } from "./orders.server";
 
 // The back office's lists at scale (issue 16): a page of orders or users is read from an index (the ids first, from
@@ -59,10 +60,14 @@ const userNameKey = sql`lower(${users.name})`;
 const userEmailKey = sql`${users.email}`; // stored lower-cased: its unique index serves the search
 const userPhoneKey = sql`${users.phone}`; // stored as 10 digits
 
-/** A phone number as the index keeps it: digits only (spaces, dashes and + left out); null when q is not a phone. */
-function phoneDigits(q: string): string | null {
+/**
+ * The phone numbers q may start, as the index keeps them (digits only: spaces, dashes and + left out), in the national
+ * and the international form (0771... and 94771...: a customer may have typed either); none when q is not a phone.
+ */
+function phonePrefixes(q: string): string[] {
   const digits = q.replace(/[\s+-]/g, "");
-  return /^\d+$/.test(digits) && digits.length >= PHONE_PREFIX_MIN_DIGITS ? digits : null;
+  if (!/^\d+$/.test(digits) || digits.length < PHONE_PREFIX_MIN_DIGITS) return [];
+  return phoneForms(digits);
 }
 
 /** An order number as an admin types it: 1234 or #1234. */
@@ -79,12 +84,11 @@ function orderNumber(q: string): number | null {
 function orderSearch(q: string): SQL {
   const text = q.toLowerCase();
   const number = orderNumber(q);
-  const phone = phoneDigits(q);
   return or(
     number !== null ? eq(orders.id, number) : undefined,
     startsWith(orderNameKey, text),
     startsWith(orderEmailKey, text),
-    phone !== null ? startsWith(orderPhoneKey, phone) : undefined,
+    ...phonePrefixes(q).map((phone) => startsWith(orderPhoneKey, phone)),
   )!;
 }
 
@@ -275,8 +279,9 @@ export async function* ordersForExport(db: Db, filters: OrderFilters, chunk = EX
 /** Users matching q: the name (ASCII case aside), the e-mail (stored lower-cased) or the phone, from its start. */
 function userSearch(q: string): SQL {
   const text = q.toLowerCase();
-  const phone = phoneDigits(q);
-  return or(startsWith(userNameKey, text), startsWith(userEmailKey, text), phone !== null ? startsWith(userPhoneKey, phone) : undefined)!;
+  // Stored in the national form: a number searched as +94 77 ... finds it as 077 ...
+  const phones = phonePrefixes(q).filter((phone) => !phone.startsWith(COUNTRY_CODE));
+  return or(startsWith(userNameKey, text), startsWith(userEmailKey, text), ...phones.map((phone) => startsWith(userPhoneKey, phone)))!;
 }
 
 /**

@@ -171,6 +171,19 @@ for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
   });
 }
 
+test("a chosen file that is no picture, or is over 5 MB, says so before the form is sent; a picture is previewed", async ({ page }) => {
+  await logInAs(page);
+  await gotoHydrated(page, "/add_product");
+  await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles([
+    { name: "spec.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n") },
+    { name: "shoe.png", mimeType: "image/png", buffer: colourPng([20, 120, 200]) },
+    { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(5 * 1024 * 1024 + 1) },
+  ]);
+  await expect(page.getByTestId("picture-problem")).toHaveText(["Image must be a JPEG, PNG, WebP or GIF picture", "Image must be at most 5 MB"]);
+  await expect(page.getByRole("img", { name: "Preview of new picture 2" })).toBeVisible();
+  await expect(page.getByRole("img", { name: /Preview of new picture (1|3)/ })).toHaveCount(0);
+});
+
 test("on a phone the product form ends with its actions, after the pictures", async ({ page }) => {
   await logInAs(page);
   await page.setViewportSize({ width: 390, height: 844 });

@@ -159,6 +159,13 @@ test("an admin restocks one size on the product form, and the page shows it", as
   await expect(page.getByTestId("sizes-total")).toHaveText(String(total));
   await stock.fill("2");
   await expect(page.getByTestId("sizes-total")).toHaveText(String(total + 2));
+  // A size ticked Remove leaves the total while it is ticked.
+  const other = product.sizes.find((size) => size.id !== soldOut.id && size.stockQuantity > 0)!;
+  const remove = page.getByRole("checkbox", { name: `Remove size ${other.label}` });
+  await remove.check();
+  await expect(page.getByTestId("sizes-total")).toHaveText(String(total + 2 - other.stockQuantity));
+  await remove.uncheck();
+  await expect(page.getByTestId("sizes-total")).toHaveText(String(total + 2));
   await page.getByRole("button", { name: "Update Product" }).click();
   await expect(page).toHaveURL(`/product/${product.id}?saved=1`);
   await waitForHydration(page);

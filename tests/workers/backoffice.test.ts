@@ -153,6 +153,12 @@ describe("/admin/orders search (q): the order number, the customer's name, e-mai
     expect(await search("0710000")).toEqual(newestFirst(seeded.filter((row) => row.phone.startsWith("0710000"))).slice(0, 20));
   });
 
+  it("a phone in the national form finds it typed in the international one, and the other way round", async () => {
+    expect(await search("077 555 1234")).toEqual([idOf(SPECIAL.tharindu.name)]);
+    expect(await search("0094 71 222")).toEqual([idOf(SPECIAL.malini.name)]);
+    expect(await search("+94712223333")).toEqual([idOf(SPECIAL.malini.name)]);
+  });
+
   it("a search with a status keeps both, and the count says how many match", async () => {
     const expected = newestFirst(seeded.filter((row) => row.name.startsWith("Bulk Buyer 1") && row.status === "SHIPPED"));
     const html = await screenHtml(`/admin/orders?q=${encodeURIComponent("bulk buyer 1")}&status=SHIPPED`, admin.cookie);
@@ -326,7 +332,7 @@ describe("users: /admin/users and GET /api/auth/admin/users", () => {
 
   it("q: the name, e-mail or phone from its start", async () => {
     const sanduni = people.at(-1)!;
-    for (const q of ["sanduni", "SANDUNI W", "sanduni.w-", "076123"]) {
+    for (const q of ["sanduni", "SANDUNI W", "sanduni.w-", "076123", "+94 76 123"]) {
       const users = (await (await usersApi(`?${new URLSearchParams({ q, page: "1" })}`)).json()) as { id: number }[];
       expect(users.map((user) => user.id), q).toEqual([sanduni.id]);
     }
