@@ -40,14 +40,13 @@ export const ProductCard = memo(function ProductCard({
       />
       {/* Over the picture, which starts the card. */}
       {!available && (
-        <span className="absolute left-2 top-2 rounded-full bg-slate-900/85 px-2.5 py-1 text-[0.6875rem] font-semibold uppercase tracking-wide text-white sm:left-3 sm:top-3 sm:px-3 sm:text-xs dark:bg-white/90 dark:text-slate-900">
+        <span className="absolute left-3 top-3 rounded-full bg-slate-900/85 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white dark:bg-white/90 dark:text-slate-900">
           Out of Stock
         </span>
       )}
-      {/* Two cards side by side on a phone: a little less padding and type, the same parts. */}
-      <div className="flex flex-1 flex-col gap-1 p-3 sm:p-4">
-        <p className="truncate text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
-        <h2 className="text-sm font-semibold leading-snug sm:text-base">
+      <div className="flex flex-1 flex-col gap-1 p-4">
+        <p className="text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
+        <h2 className="text-base font-semibold leading-snug">
           <AppLink to={`/product/${product.id}`} className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300">
             {product.name}
           </AppLink>
@@ -58,12 +57,12 @@ export const ProductCard = memo(function ProductCard({
             {`${product.averageRating.toFixed(1)} (${product.reviewCount})`}
           </p>
         )}
-        <p className="mt-auto whitespace-nowrap pt-2 text-[0.9375rem] font-bold text-slate-900 sm:text-lg dark:text-white" data-testid="card-price">
+        <p className="mt-auto pt-2 text-lg font-bold text-slate-900 dark:text-white" data-testid="card-price">
           {formatPrice(product.price)}
         </p>
         {product.sizeChoice && available ? (
           // A shoe needs its size: the choice is made on its page (Label in Name: the words shown start the name).
-          <AppLink to={`/product/${product.id}`} className="btn-secondary relative z-10 mt-2 w-full whitespace-nowrap px-2 sm:px-4" aria-label={`Choose Size: ${product.name}`}>
+          <AppLink to={`/product/${product.id}`} className="btn-secondary relative z-10 mt-2 w-full" aria-label={`Choose Size: ${product.name}`}>
             Choose Size
           </AppLink>
         ) : (
@@ -73,7 +72,7 @@ export const ProductCard = memo(function ProductCard({
             productName={product.name}
             available={available}
             adding={adding}
-            className="relative z-10 mt-2 w-full whitespace-nowrap px-2 sm:px-4"
+            className="relative z-10 mt-2 w-full"
           />
         )}
       </div>

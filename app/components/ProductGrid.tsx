@@ -7,11 +7,10 @@ import { appLinkOf } from "./AppLink";
 import { ProductCard } from "./ProductCard";
 
 /**
- * Two columns on phones, as shoe shops show them (a shopper compares pairs side by side, and a page of 24 is a third
- * of the scrolling one column was); from `sm` on, as many as fit, cards never narrower than 250px, up to four. Only
- * the first card's picture is fetched at once, with high priority: it is the largest paint on every screen size. The
- * others load lazily, so they no longer compete with the page's CSS, scripts and that first picture; the rest of the
- * first row starts as soon as the layout places it in view.
+ * One column on phones up to four on wide screens; cards never narrower than 250px (SPEC: a card's minimum width). Only the first card's picture is
+ * fetched at once, with high priority: it is the largest paint on every screen size. The others load lazily, so on a
+ * phone (one column, the first card alone in view) they no longer compete with the page's CSS, scripts and that first
+ * picture; on wide screens the rest of the first row starts as soon as the layout places it in view.
  *
  * The cards' links are AppLinks (plain <a>s), and the grid prefetches for all of them as <Link prefetch="intent"> does
  * for one: pointing at, focusing or touching a card prefetches its page. Likewise the cards' Add to Cart buttons
@@ -30,7 +29,7 @@ export function ProductGrid({ products, eagerFirst = true }: { products: Product
   const onLeave = () => clearTimeout(intentTimer.current);
   return (
     <div
-      className="grid grid-cols-2 gap-3 sm:grid-cols-[repeat(auto-fill,minmax(250px,1fr))] sm:gap-5"
+      className="grid grid-cols-[repeat(auto-fill,minmax(250px,1fr))] gap-5"
       onMouseOver={onIntent}
       onFocus={onIntent}
       onTouchStart={onIntent}
