@@ -28,9 +28,9 @@ export function readGuestCart(cookieHeader: string | null): GuestCartLine[] {
   }
 }
 
-/** The pairs in a visitor's cookie cart (a customer's are counted with the session: findSessionByToken). */
-export function guestCartCount(cookieHeader: string | null): number {
-  return readGuestCart(cookieHeader).reduce((total, line) => total + line.quantity, 0);
+/** The pairs in a visitor's cart (a customer's are counted with the session: findSessionByToken). */
+export function guestCartCount(lines: GuestCartLine[]): number {
+  return lines.reduce((total, line) => total + line.quantity, 0);
 }
 
 export function serializeGuestCart(lines: GuestCartLine[]): string {

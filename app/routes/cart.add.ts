@@ -2,11 +2,9 @@ import { data, redirect } from "react-router";
 
 import { readFormData, readSizeId } from "~/lib/forms";
 
-import { isSecureRequest } from "~/lib/cookies";
-import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
-import { getOptionalUser, safeRedirectPath } from "~/services/session.server";
+import { getOptionalUser, guestCartOf, safeRedirectPath, writeGuestCart } from "~/services/session.server";
 import type { Route } from "./+types/cart.add";
 
 // One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
@@ -22,8 +20,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (user) {
       await addToServerCart(context.db, user.id, productId, sizeId);
     } else {
-      const lines = await addToGuestCart(context.db, readGuestCart(request.headers.get("Cookie")), productId, sizeId);
-      headers.append("Set-Cookie", guestCartCookie(lines, isSecureRequest(request)));
+      const lines = await addToGuestCart(context.db, guestCartOf(request, context), productId, sizeId);
+      headers.append("Set-Cookie", writeGuestCart(request, context, lines));
     }
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

@@ -8,12 +8,10 @@ import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
 import { ABOVE_STOCK } from "~/lib/availability";
-import { isSecureRequest } from "~/lib/cookies";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
-import { guestCartCookie, readGuestCart } from "~/lib/guest-cart";
 import { HttpError } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import { checkoutCustomerSchema } from "~/lib/schemas/order";
@@ -27,13 +25,13 @@ import {
 } from "~/services/cart.server";
 import { placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
-import { getOptionalUser, requireUser, userWhileReading } from "~/services/session.server";
+import { getOptionalUser, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, result } = await userWhileReading(request, context, (userId) => getServerCart(context.db, userId));
-  const lines = result ? await result : await getGuestCart(context.db, readGuestCart(request.headers.get("Cookie")));
+  const lines = result ? await result : await getGuestCart(context.db, guestCartOf(request, context));
   const env = context.cloudflare.env;
   return {
     lines,
@@ -58,7 +56,7 @@ export async function action(args: Route.ActionArgs) {
     const quantity = intent === "remove" ? 0 : Number(form.get("quantity"));
     if (intent === "clear") {
       if (user) await clearServerCart(context.db, user.id);
-      return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": guestCartCookie([], isSecureRequest(request)) } });
+      return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": writeGuestCart(request, context, []) } });
     }
     if (intent !== "set" && intent !== "remove") throw new HttpError(400, "Unknown action");
     if (!Number.isSafeInteger(productId) || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
@@ -66,8 +64,8 @@ export async function action(args: Route.ActionArgs) {
       await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId, sizeId) : setServerCartQuantity(context.db, user.id, productId, sizeId, quantity));
       return data<CartActionData>({ ok: true });
     }
-    const lines = await setGuestCartQuantity(context.db, readGuestCart(request.headers.get("Cookie")), productId, sizeId, quantity);
-    return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": guestCartCookie(lines, isSecureRequest(request)) } });
+    const lines = await setGuestCartQuantity(context.db, guestCartOf(request, context), productId, sizeId, quantity);
+    return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": writeGuestCart(request, context, lines) } });
   } catch (error) {
     if (error instanceof HttpError) return failed(error);
     throw error;

@@ -2,7 +2,7 @@ import { redirect, type AppLoadContext } from "react-router";
 
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
-import { guestCartCookie, guestCartCount, readGuestCart } from "~/lib/guest-cart";
+import { guestCartCookie, guestCartCount, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
 import { findSessionByToken, type SessionUser } from "./auth.server";
 import { mergeIntoServerCart } from "./cart.server";
 import { TOKEN_LIFETIME_SECONDS, unverifiedClaims } from "./token.server";
@@ -15,6 +15,21 @@ export type SessionState = { user: SessionUser; cartCount: number } | { user: nu
 
 // A token that replaced the request's own during it (see renewSession): the loaders that run after an action read it.
 const renewedTokens = new WeakMap<AppLoadContext, string>();
+
+// A visitor's cart an action of this request wrote (see writeGuestCart): the loaders that run after it, in the same
+// request when the form was posted without JavaScript, read it; the browser sends the new cookie only from the next.
+const writtenGuestCarts = new WeakMap<AppLoadContext, GuestCartLine[]>();
+
+/** The visitor's cart lines: as an action of this request left them, else as the cookie holds them. */
+export function guestCartOf(request: Request, context: AppLoadContext): GuestCartLine[] {
+  return writtenGuestCarts.get(context) ?? readGuestCart(request.headers.get("Cookie"));
+}
+
+/** The visitor's new cart, for the rest of this request; answers the Set-Cookie that keeps it in the browser. */
+export function writeGuestCart(request: Request, context: AppLoadContext, lines: GuestCartLine[]): string {
+  writtenGuestCarts.set(context, lines);
+  return guestCartCookie(lines, isSecureRequest(request));
+}
 
 function readToken(request: Request, context: AppLoadContext): string | null {
   const renewed = renewedTokens.get(context);
@@ -64,7 +79,7 @@ export function claimedUserId(request: Request, context: AppLoadContext): number
  */
 export async function cartCountOf(request: Request, context: AppLoadContext): Promise<number> {
   const session = await getSession(request, context);
-  return session.user ? session.cartCount : guestCartCount(request.headers.get("Cookie"));
+  return session.user ? session.cartCount : guestCartCount(guestCartOf(request, context));
 }
 
 /**
@@ -171,11 +186,11 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
  * since the server cart is the one shown from now on), the session cookie is set, and the browser goes on.
  */
 export async function startSession(request: Request, context: AppLoadContext, userId: number, token: string, to: string): Promise<Response> {
-  const guestLines = readGuestCart(request.headers.get("Cookie"));
+  const guestLines = guestCartOf(request, context);
   const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
   if (guestLines.length) {
     await mergeIntoServerCart(context.db, userId, guestLines);
-    headers.append("Set-Cookie", guestCartCookie([], isSecureRequest(request)));
+    headers.append("Set-Cookie", writeGuestCart(request, context, []));
   }
   return redirect(to, { headers });
 }

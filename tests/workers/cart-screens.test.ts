@@ -252,6 +252,19 @@ describe("POST /cart (quantity, remove, clear)", () => {
     expectGuestCartCleared(cleared);
   });
 
+  it("the page a visitor's form comes back to (no JavaScript) shows the cart after the change, not the cookie it was sent", async () => {
+    const cookie = guestCartCookie([{ productId: small, quantity: 1 }, { productId: large, quantity: 1 }]);
+    const set = await (await post({ intent: "set", productId: String(large), quantity: "3" }, cookie)).text();
+    expect(set).toContain('aria-label="Cart, 4 items"');
+    expect(lineCount(set)).toBe(2);
+    const removed = await (await post({ intent: "remove", productId: String(small) }, cookie)).text();
+    expect(removed).toContain('aria-label="Cart, 1 item"');
+    expect(lineCount(removed)).toBe(1);
+    expect(visibleText(removed)).not.toContain(smallName);
+    const cleared = await (await post({ intent: "clear" }, cookie)).text();
+    expect(visibleText(cleared)).toContain("Your cart is empty");
+  });
+
   it("an unknown intent or a non-number quantity is 400, never a 500", async () => {
     expect((await post({ intent: "explode" }, customer.cookie)).status).toBe(400);
     expect((await post({ intent: "set", productId: String(large), quantity: "many" }, customer.cookie)).status).toBe(400);
