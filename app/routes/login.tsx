@@ -2,7 +2,7 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
-import { parseForm, readFormData } from "~/lib/forms";
+import { parseForm, postedValues, readFormData } from "~/lib/forms";
 import { HttpError, keepRetryAfter } from "~/lib/http";
 import { loginSchema } from "~/lib/schemas/auth";
 import { INVALID_CREDENTIALS, login } from "~/services/auth.server";
@@ -21,12 +21,13 @@ export function loader({ request, context, url }: Route.LoaderArgs) {
 export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = parseForm(form, loginSchema);
-  if (!parsed.ok) return data({ message: INVALID_CREDENTIALS, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  const values = postedValues(form, ["email"]);
+  if (!parsed.ok) return data({ message: INVALID_CREDENTIALS, fieldErrors: parsed.fieldErrors, values }, { status: 400 });
   try {
     const { token, user } = await login(context.db, parsed.data, context.cloudflare.env.JWT_SECRET);
     return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
   } catch (error) {
-    if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {} }, { status: error.status, headers: error.headers });
+    if (error instanceof HttpError) return data({ message: error.message, fieldErrors: {}, values }, { status: error.status, headers: error.headers });
     throw error;
   }
 }
@@ -69,7 +70,7 @@ export default function LoginPage() {
 
       <Form method="post" id="login-form" className="space-y-4" noValidate>
         {result?.message ? <FormAlert>{result.message}</FormAlert> : searchParams.get("reset") === "1" && <FormAlert tone="success">{RESET_DONE_LOGIN}</FormAlert>}
-        <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
+        <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} defaultValue={result?.values.email} />
         <PasswordField name="password" label="Password" autoComplete="current-password" required errors={errors?.password} />
         <p className="-mt-2 text-right text-sm">
           <Link to="/forgot-password" className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">

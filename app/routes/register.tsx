@@ -3,7 +3,7 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
-import { parseForm, readFormData } from "~/lib/forms";
+import { parseForm, postedValues, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
 import { registerUser } from "~/services/auth.server";
@@ -14,6 +14,8 @@ import type { Route } from "./+types/register";
 export const handle = { hideNav: true };
 
 const REGISTRATION_FAILED = "Registration failed. Please try again.";
+/** Shown again after a refusal; the passwords are typed again. */
+const KEPT_FIELDS = ["name", "email", "address", "phone"] as const;
 
 export function loader({ request, context, url }: Route.LoaderArgs) {
   return redirectIfLoggedIn(request, context, url);
@@ -22,14 +24,15 @@ export function loader({ request, context, url }: Route.LoaderArgs) {
 export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = parseForm(form, registerFormSchema);
-  if (!parsed.ok) return data({ message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  const values = postedValues(form, KEPT_FIELDS);
+  if (!parsed.ok) return data({ message: parsed.message, fieldErrors: parsed.fieldErrors, values }, { status: 400 });
   try {
     const user = await registerUser(context.db, parsed.data);
     // A new customer is logged in at once (a new row has the first session version).
     const token = await issueToken(user.id, INITIAL_SESSION_VERSION, context.cloudflare.env.JWT_SECRET);
     return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
   } catch (error) {
-    if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {} }, { status: error.status });
+    if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {}, values }, { status: error.status });
     throw error;
   }
 }
@@ -41,6 +44,7 @@ export default function RegisterPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
   const redirectTo = searchParams.get("redirect");
+  const values = result?.values;
 
   return (
     <AuthCard
@@ -57,14 +61,14 @@ export default function RegisterPage() {
     >
       <Form method="post" className="space-y-4" noValidate>
         {result?.message && <FormAlert>{result.message}</FormAlert>}
-        <Field name="name" label="Name" autoComplete="name" required errors={errors?.name} />
-        <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
+        <Field name="name" label="Name" autoComplete="name" required errors={errors?.name} defaultValue={values?.name} />
+        <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} defaultValue={values?.email} />
         <div className="grid gap-4 sm:grid-cols-2">
           <PasswordField name="password" label="Password" autoComplete="new-password" required minLength={6} errors={errors?.password} />
           <PasswordField name="confirmPassword" label="Confirm password" autoComplete="new-password" required errors={errors?.confirmPassword} />
         </div>
-        <Field name="address" label="Address" autoComplete="street-address" required errors={errors?.address} />
-        <PhoneField errors={errors?.phone} />
+        <Field name="address" label="Address" autoComplete="street-address" required errors={errors?.address} defaultValue={values?.address} />
+        <PhoneField errors={errors?.phone} defaultValue={values?.phone} />
         <button type="submit" className="btn-primary w-full" disabled={submitting}>
           {submitting ? "Creating account..." : "Register"}
         </button>

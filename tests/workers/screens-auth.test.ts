@@ -111,7 +111,11 @@ describe("login screen", () => {
       const response = await postForm("/login", fields);
       expect(response.status).toBe(401);
       expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
-      expect(await response.text()).toContain("Invalid email or password.");
+      const html = await response.text();
+      expect(html).toContain("Invalid email or password.");
+      // The e-mail stays in its field; the password does not come back.
+      expect(html).toMatch(new RegExp(`<input[^>]*name="email"[^>]*value="${fields.email}"`));
+      expect(html).not.toContain(fields.password);
       expect(setCookieFor(response, "stride_session")).toBeUndefined();
     }
   });
@@ -166,6 +170,16 @@ describe("register screen", () => {
     expect(await response.text()).toContain("Passwords do not match");
     expect(setCookieFor(response, "stride_session")).toBeUndefined();
     expect(await testEnv.DB.prepare("SELECT id FROM users WHERE email = ?").bind(fields.email).first()).toBeNull();
+  });
+
+  it("a refused form comes back with what was typed (without JavaScript the page is the action's), never the passwords", async () => {
+    const fields = form({ confirmPassword: "secret124" });
+    const html = await (await postForm("/register", fields)).text();
+    const valueOf = (name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0].match(/value="([^"]*)"/)?.[1];
+    expect([valueOf("name"), valueOf("email"), valueOf("address"), valueOf("phone")]).toEqual([fields.name, fields.email, fields.address, fields.phone]);
+    expect(valueOf("password")).toBeUndefined();
+    expect(valueOf("confirmPassword")).toBeUndefined();
+    expect(html).not.toContain("secret12");
   });
 
   it("a 9-digit phone: 'Phone number must be exactly 10 digits'", async () => {
