@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 
-import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType, type SniffedType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
@@ -29,13 +29,13 @@ async function failureMessage(response: Response | null): Promise<string> {
   return `Failed to place order. Error: ${response.status}.`;
 }
 
-/** SPEC §5's slip checks, in its order; the type is read from the file's first bytes, as the server does. */
-async function slipProblem(file: File | null): Promise<string | null> {
-  if (!file || file.size === 0) return BANK_SLIP_MESSAGES.missing;
+/** SPEC §5's slip checks, in its order, and the type the file's first bytes show (as the server reads it). */
+async function checkSlip(file: File | null): Promise<{ problem: string | null; type: SniffedType | null }> {
+  if (!file || file.size === 0) return { problem: BANK_SLIP_MESSAGES.missing, type: null };
   const type = sniffFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
-  if (!type || !BANK_SLIP_TYPES.includes(type)) return BANK_SLIP_MESSAGES.type;
-  if (file.size >= BANK_SLIP_MAX_BYTES) return BANK_SLIP_MESSAGES.size;
-  return null;
+  if (!type || !BANK_SLIP_TYPES.includes(type)) return { problem: BANK_SLIP_MESSAGES.type, type };
+  if (file.size >= BANK_SLIP_MAX_BYTES) return { problem: BANK_SLIP_MESSAGES.size, type };
+  return { problem: null, type };
 }
 
 export function CheckoutModal({
@@ -53,6 +53,7 @@ export function CheckoutModal({
   const form = useRef<HTMLFormElement>(null);
   const [slip, setSlip] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [slipError, setSlipError] = useState<string | null>(null);
   const [hydrated, setHydrated] = useState(false);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
   const [placing, setPlacing] = useState(false);
@@ -61,9 +62,14 @@ export function CheckoutModal({
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
-  function chooseSlip(file: File | null) {
+  /** A chosen slip is checked at once: what Place Order would refuse says so now, and only a picture is previewed. */
+  async function chooseSlip(file: File | null) {
+    const { problem, type } = file ? await checkSlip(file) : { problem: null, type: null };
     setSlip(file);
-    setPreview(file && file.type !== "application/pdf" ? URL.createObjectURL(file) : null);
+    setSlipError(problem);
+    setPreview(file && !problem && type !== "application/pdf" ? URL.createObjectURL(file) : null);
+    // An error of the last Place Order was about the file chosen then.
+    setMessage((shown) => (shown?.tone === "error" ? null : shown));
   }
 
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
@@ -71,7 +77,7 @@ export function CheckoutModal({
     setMessage(null);
     const values = Object.fromEntries(new FormData(event.currentTarget));
     const customer = checkoutCustomerSchema.safeParse(values);
-    const problem = !customer.success ? customer.error.issues[0].message : await slipProblem(slip);
+    const problem = !customer.success ? customer.error.issues[0].message : (await checkSlip(slip)).problem;
     if (problem || !customer.success || !slip) return setMessage({ tone: "error", text: problem ?? BANK_SLIP_MESSAGES.missing });
 
     const body = new FormData();
@@ -161,10 +167,11 @@ export function CheckoutModal({
           type="file"
           accept="image/jpeg,image/png,application/pdf"
           hint="A photo (JPEG or PNG) or a PDF, less than 10MB"
-          errors={errors?.bankSlip}
-          onChange={(event) => chooseSlip(event.currentTarget.files?.[0] ?? null)}
+          errors={slipError ? [slipError] : errors?.bankSlip}
+          onChange={(event) => void chooseSlip(event.currentTarget.files?.[0] ?? null)}
         />
         {slip &&
+          !slipError &&
           (preview ? (
             <img src={preview} alt="Preview of your bank slip" className="max-h-[500px] w-auto rounded-xl border border-slate-200 dark:border-slate-700" />
           ) : (

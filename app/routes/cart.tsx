@@ -85,6 +85,14 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
   return redirect(`/orders/${order.id}?placed=1`);
 }
 
+/** A line about to go takes the focus with it: it moves on to the next line's Remove (or the last one's), else the heading. */
+function focusAfterRemoval(line: Element | null) {
+  const neighbour = line?.nextElementSibling ?? line?.previousElementSibling;
+  (neighbour?.querySelector<HTMLElement>("[data-remove-line]") ?? document.getElementById(CART_HEADING_ID))?.focus();
+}
+
+const CART_HEADING_ID = "cart-heading";
+
 function CartLineRow({ line }: { line: CartLine }) {
   const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.productId}-${line.sizeId}` });
   // A change waiting its turn behind another line's (a visitor's cookie cart takes one change at a time: cartWrites.ts).
@@ -96,6 +104,7 @@ function CartLineRow({ line }: { line: CartLine }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
     const asked = quantityOf(form);
+    if (asked <= 0) focusAfterRemoval(event.currentTarget.closest("li"));
     setQueued(asked);
     void queueCartWrite(() => fetcher.submit(form, { method: "post" })).then(() => setQueued((current) => (current === asked ? null : current)));
   };
@@ -159,7 +168,7 @@ function CartLineRow({ line }: { line: CartLine }) {
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />
-            <button type="submit" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" aria-label={`Remove ${name}`}>
+            <button type="submit" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" aria-label={`Remove ${name}`} data-remove-line>
               Remove
             </button>
           </fetcher.Form>
@@ -179,7 +188,9 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
-      <h1 className="text-2xl font-bold tracking-tight">Your Cart</h1>
+      <h1 id={CART_HEADING_ID} tabIndex={-1} className="text-2xl font-bold tracking-tight focus:outline-none">
+        Your Cart
+      </h1>
       {searchParams.has("checkout") && !user && (
         <div className="mt-4">
           <FormAlert>

@@ -197,6 +197,37 @@ test("the checkout says 'Please enter your full name' when the name is cleared, 
   await expect(cartLink(page, 1)).toBeVisible();
 });
 
+test("Remove from the keyboard moves the focus to the next line's Remove, then to the heading, not to the page's top", async ({ page }) => {
+  const [first, second] = await addFromHomeGrid(page, 2);
+  await gotoHydrated(page, "/cart");
+  const removeOf = (name: string) => page.getByTestId("cart-line").filter({ hasText: name }).getByRole("button", { name: /^Remove / });
+  const lines = page.getByTestId("cart-line");
+  const [firstShown, secondShown] = [await lines.nth(0).textContent(), await lines.nth(1).textContent()];
+  const [top, next] = firstShown!.includes(first) ? [first, second] : [second, first];
+  expect(secondShown).toContain(next);
+  await removeOf(top).focus();
+  await page.keyboard.press("Enter");
+  await expect(removeOf(next)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Your Cart" })).toBeFocused();
+  await expect(page.getByText("Your cart is empty")).toBeVisible();
+});
+
+test("a chosen slip that is no picture or PDF says so at once, with no preview; a good one then clears it", async ({ page }) => {
+  const user = uniqueUser();
+  await registerThrough(page, user, "/");
+  await addFromHomeGrid(page, 1);
+  await gotoHydrated(page, "/cart?checkout");
+  const dialog = page.getByRole("dialog", { name: "Checkout" });
+  const slip = dialog.getByLabel("Bank slip");
+  await slip.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are my notes, not a slip") });
+  await expect(dialog.getByText("Please upload a valid image (JPEG, PNG) or PDF file")).toBeVisible();
+  await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toHaveCount(0);
+  await slip.setInputFiles(slipFile);
+  await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toBeVisible();
+  await expect(dialog.getByText("Please upload a valid image (JPEG, PNG) or PDF file")).toHaveCount(0);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
