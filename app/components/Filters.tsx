@@ -99,7 +99,7 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
               min={0}
               step="0.01"
               defaultValue={values.minPrice ?? ""}
-              className="field-input w-28"
+              className="field-input min-w-0 flex-1 sm:w-28 sm:flex-none"
             />
             <label htmlFor="filter-max-price" className="text-sm text-slate-600 dark:text-slate-400">
               Max
@@ -112,7 +112,7 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
               min={0}
               step="0.01"
               defaultValue={values.maxPrice ?? ""}
-              className="field-input w-28"
+              className="field-input min-w-0 flex-1 sm:w-28 sm:flex-none"
             />
           </div>
         </fieldset>

@@ -53,16 +53,16 @@ export default function ProfilePage() {
         <Field name="address" label="Address" autoComplete="street-address" defaultValue={user.address} errors={errors?.address} />
         <PhoneField defaultValue={user.phone} errors={errors?.phone} />
         <fieldset className="space-y-4 rounded-xl border border-slate-200 p-4 dark:border-slate-800">
-          <legend className="px-1 text-sm font-semibold">Change password (optional)</legend>
+          <legend className="px-1 text-sm font-semibold">Change password</legend>
           <PasswordField name="password" label="New password" autoComplete="new-password" errors={errors?.password} />
           <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" errors={errors?.confirmPassword} />
-          <p className="text-xs text-slate-500 dark:text-slate-400">Leave blank to keep your current password.</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">Optional: leave blank to keep your current password.</p>
         </fieldset>
         <div className="flex gap-3">
           <Link to="/" className="btn-secondary flex-1">
             Cancel
           </Link>
-          <button type="submit" className="btn-primary flex-1" disabled={saving}>
+          <button type="submit" className="btn-primary flex-1 whitespace-nowrap px-3" disabled={saving}>
             {saving ? "Saving..." : "Save changes"}
           </button>
         </div>

@@ -29,7 +29,8 @@ export default function SearchPage() {
   const [searchParams] = useSearchParams();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-      <h1 className="text-2xl font-bold tracking-tight">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
+      {/* A keyword of one long word (a pasted link, a held-down key) wraps instead of widening the page. */}
+      <h1 className="text-2xl font-bold tracking-tight wrap-anywhere">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
       {keyword && (
         <Filters key={String(searchParams)} sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
       )}

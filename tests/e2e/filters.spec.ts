@@ -266,3 +266,18 @@ test.describe("filters with JavaScript, on a phone", () => {
     await expect(page).toHaveURL(/\/\?category=Gents$/);
   });
 });
+
+test.describe("on the narrowest phone", () => {
+  test.use({ viewport: { width: 320, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the open Filters panel and a search for one long word fit the screen: nothing scrolls sideways", async ({ page }) => {
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await gotoHydrated(page, "/?category=Gents&minPrice=abc");
+    // A price that is no number opens the panel with its message.
+    await expect(filters(page).getByLabel("Max")).toBeVisible();
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await gotoHydrated(page, `/search?keyword=${"x".repeat(100)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("x".repeat(100));
+    expect(await sideways()).toBeLessThanOrEqual(0);
+  });
+});
