@@ -145,6 +145,7 @@ function SizeGuide({ category }: { category: Category }) {
             ))}
           </tbody>
         </table>
+        {category === "Kids" && <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">US: C for little kids, Y for big kids (13C comes before 1Y).</p>}
         <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Measure your foot from heel to longest toe; between two sizes, take the larger.</p>
       </div>
     </details>

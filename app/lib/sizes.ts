@@ -74,18 +74,19 @@ const LADIES: SizeGuideRow[] = [
   { eu: 41, uk: "7.5", us: "10", footCm: "26.0" },
   { eu: 42, uk: "8", us: "10.5", footCm: "26.7" },
 ];
+// US children's sizes run to 13.5 (C, little kids), then start again at 1 (Y, big kids).
 const KIDS: SizeGuideRow[] = [
-  { eu: 24, uk: "7", us: "7.5", footCm: "14.6" },
-  { eu: 25, uk: "8", us: "8.5", footCm: "15.2" },
-  { eu: 26, uk: "8.5", us: "9", footCm: "15.9" },
-  { eu: 27, uk: "9.5", us: "10", footCm: "16.5" },
-  { eu: 28, uk: "10", us: "11", footCm: "17.1" },
-  { eu: 29, uk: "11", us: "11.5", footCm: "17.8" },
-  { eu: 30, uk: "11.5", us: "12.5", footCm: "18.4" },
-  { eu: 31, uk: "12.5", us: "13", footCm: "19.1" },
-  { eu: 32, uk: "13", us: "1", footCm: "19.7" },
-  { eu: 33, uk: "1", us: "2", footCm: "20.3" },
-  { eu: 34, uk: "2", us: "2.5", footCm: "21.0" },
-  { eu: 35, uk: "2.5", us: "3.5", footCm: "21.6" },
+  { eu: 24, uk: "7", us: "7.5C", footCm: "14.6" },
+  { eu: 25, uk: "8", us: "8.5C", footCm: "15.2" },
+  { eu: 26, uk: "8.5", us: "9C", footCm: "15.9" },
+  { eu: 27, uk: "9.5", us: "10C", footCm: "16.5" },
+  { eu: 28, uk: "10", us: "11C", footCm: "17.1" },
+  { eu: 29, uk: "11", us: "11.5C", footCm: "17.8" },
+  { eu: 30, uk: "11.5", us: "12.5C", footCm: "18.4" },
+  { eu: 31, uk: "12.5", us: "13C", footCm: "19.1" },
+  { eu: 32, uk: "13", us: "1Y", footCm: "19.7" },
+  { eu: 33, uk: "1", us: "2Y", footCm: "20.3" },
+  { eu: 34, uk: "2", us: "2.5Y", footCm: "21.0" },
+  { eu: 35, uk: "2.5", us: "3.5Y", footCm: "21.6" },
 ];
 export const SIZE_GUIDES: Partial<Record<Category, SizeGuideRow[]>> = { Gents: GENTS, Ladies: LADIES, Kids: KIDS };

@@ -14,7 +14,7 @@ import { isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
-import { hasSizeChoice } from "~/lib/sizes";
+import { FEW_LEFT, hasSizeChoice } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
@@ -209,6 +209,10 @@ export default function ProductPage() {
           <p className={`mt-6 text-sm font-medium ${available ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>
             {available ? `Stock available: ${product.stockQuantity}` : product.productAvailable ? "Out of stock" : "Currently unavailable"}
           </p>
+          {/* A size picker says how few are left in the chosen size; a product sold in one size says it here. */}
+          {available && !hasSizeChoice(sizes) && product.stockQuantity < FEW_LEFT && (
+            <p className="mt-1 text-sm font-semibold text-amber-800 dark:text-amber-300">{`Only ${product.stockQuantity} left`}</p>
+          )}
           {hasSizeChoice(sizes) && <SizePicker productId={product.id} productName={product.name} category={product.category} sizes={sizes} available={available} />}
           <div className="mt-6 flex flex-wrap gap-3">
             {!hasSizeChoice(sizes) && (

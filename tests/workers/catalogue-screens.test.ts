@@ -132,6 +132,13 @@ describe("product page", () => {
     await picture.arrayBuffer();
   });
 
+  it("a product sold in one size says 'Only N left' under five, as a chosen size does; with five or more it does not", async () => {
+    const few = await insertProduct({ name: `Few Belt ${t}`, category: "Accessories", stockQuantity: 3 });
+    const many = await insertProduct({ name: `Many Belt ${t}`, category: "Accessories", stockQuantity: 5 });
+    expect(visibleText((await page(`/product/${few}`)).html)).toContain("Only 3 left");
+    expect(visibleText((await page(`/product/${many}`)).html)).not.toMatch(/Only \d+ left/);
+  });
+
   for (const id of ["999999", "abc", "0", "-1", "1.5"]) {
     it(`/product/${id} is a 404 page`, async () => {
       const { response, html } = await page(`/product/${id}`);
