@@ -1,4 +1,4 @@
-import { useState, type DOMAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, useState, type DOMAttributes, type InputHTMLAttributes, type ReactNode } from "react";
 
 import { EyeIcon, EyeOffIcon } from "./icons";
 
@@ -21,6 +21,20 @@ export function useErrorsUntilEdited<E = HTMLInputElement>(errors: string[] | un
     onInput?.(event);
   };
   return { shown, handleInput };
+}
+
+/**
+ * The ref for a form whose refusal (an action's answer with errors, each a new object) moves the focus to the first
+ * field at fault, else to the form's alert: otherwise it stays on the submit button, or falls to the page's top when
+ * the form is drawn again, and a keyboard or screen reader user has to look for what went wrong.
+ */
+export function useFocusOnRefusal(refusal: object | null | undefined) {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!refusal) return;
+    (form.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.current?.querySelector<HTMLElement>('[role="alert"]'))?.focus();
+  }, [refusal]);
+  return form;
 }
 
 /** A labelled input with its errors announced and tied to it (aria-describedby). */
@@ -95,7 +109,8 @@ export function FormAlert({ tone = "error", children }: { tone?: "error" | "succ
       ? "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200"
       : "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200";
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm ${styles}`}>
+    // An error can take the focus (useFocusOnRefusal), so it is read out where the user is.
+    <div role={tone === "error" ? "alert" : "status"} tabIndex={tone === "error" ? -1 : undefined} className={`rounded-lg border px-4 py-3 text-sm outline-none ${styles}`}>
       {children}
     </div>
   );

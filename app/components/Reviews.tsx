@@ -58,7 +58,7 @@ export function ReviewsSection({
   const last = data.items.at(-1);
   return (
     <section id="reviews" aria-labelledby="reviews-heading" className="mt-16 scroll-mt-24 border-t border-slate-200 pt-10 dark:border-slate-800">
-      <h2 id="reviews-heading" className="text-2xl font-bold tracking-tight">
+      <h2 id="reviews-heading" tabIndex={-1} className="text-2xl font-bold tracking-tight focus:outline-none">
         Customer reviews
       </h2>
       <div className="mt-6 grid gap-8 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] lg:gap-12">
@@ -329,12 +329,24 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
   const editing = review.mine && (editingHere || editParam || plainFailedUpdate);
   const confirming = searchParams.get("deleteReview") === String(review.id) && (review.mine || review.canDelete);
 
+  // Where the focus goes once the card has changed: into the form Edit opened, or back to Edit after Save or Cancel,
+  // rather than to the page's top when the control that had it goes away.
+  const editButton = useRef<HTMLAnchorElement>(null);
+  const focusAfter = useRef<"comment" | "edit" | null>(null);
+  useEffect(() => {
+    const target = focusAfter.current;
+    focusAfter.current = null;
+    if (target === "comment") document.getElementById(`review-${review.id}-edit-comment`)?.focus();
+    if (target === "edit") editButton.current?.focus();
+  }, [editing, review.id]);
+
   // After a save with JavaScript: back to the review, and out of ?editReview= if the edit began there.
   const saved = fetcher.state === "idle" && fetcher.data?.ok && fetcher.data.intent === "review-update" ? fetcher.data : null;
   const handled = useRef<ReviewActionResult | null>(null);
   useEffect(() => {
     if (!saved || handled.current === saved) return;
     handled.current = saved;
+    focusAfter.current = "edit";
     setEditingHere(false);
     if (editParam) {
       setSearchParams(
@@ -387,6 +399,7 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
           <div className="-mr-2 -mt-2 flex shrink-0">
             {review.mine && (
               <Link
+                ref={editButton}
                 to={withParam("editReview")}
                 preventScrollReset
                 className={`${QUIET_BUTTON} text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800`}
@@ -394,6 +407,7 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
                 onClick={(event) => {
                   event.preventDefault();
                   setDismissed(latest ?? null);
+                  focusAfter.current = "comment";
                   setEditingHere(true);
                 }}
               >
@@ -411,6 +425,8 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
                 event.preventDefault();
                 if (deleting) return;
                 if (window.confirm(REVIEW_MESSAGES.confirmDelete)) {
+                  // The review is going: the focus waits on the section's heading, not on a control about to vanish.
+                  document.getElementById("reviews-heading")?.focus();
                   fetcher.submit({ intent: "review-delete", reviewId: String(review.id) }, { method: "post", action: `/product/${productId}`, preventScrollReset: true });
                 }
               }}
@@ -435,6 +451,7 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
             href: withoutParams,
             onClick: (event) => {
               setDismissed(latest ?? null);
+              focusAfter.current = "edit";
               setEditingHere(false);
               // Began with ?editReview=: let the link take it away. Began with the button: stay put.
               if (!editParam) event.preventDefault();

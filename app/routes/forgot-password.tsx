@@ -1,7 +1,7 @@
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
-import { Field, FormAlert } from "~/components/Field";
+import { Field, FormAlert, useFocusOnRefusal } from "~/components/Field";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError, keepRetryAfter } from "~/lib/http";
 import { forgotPasswordSchema } from "~/lib/schemas/auth";
@@ -32,6 +32,7 @@ export default function ForgotPasswordPage() {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const form = useFocusOnRefusal(result?.sent ? null : result);
   return (
     <AuthCard
       title="Forgot your password?"
@@ -54,7 +55,7 @@ export default function ForgotPasswordPage() {
           </Link>
         </div>
       ) : (
-        <Form method="post" className="space-y-4" noValidate>
+        <Form ref={form} method="post" className="space-y-4" noValidate>
           {result?.message && !errors?.email && <FormAlert>{result.message}</FormAlert>}
           <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
           <button type="submit" className="btn-primary w-full" disabled={submitting}>

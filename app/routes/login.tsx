@@ -1,7 +1,7 @@
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
-import { Field, FormAlert, PasswordField } from "~/components/Field";
+import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { parseForm, postedValues, readFormData } from "~/lib/forms";
 import { HttpError, keepRetryAfter } from "~/lib/http";
 import { loginSchema } from "~/lib/schemas/auth";
@@ -38,6 +38,7 @@ export default function LoginPage() {
   const [searchParams] = useSearchParams();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const form = useFocusOnRefusal(result);
   const redirectTo = searchParams.get("redirect");
   const registerHref = redirectTo ? `/register?${new URLSearchParams({ redirect: redirectTo })}` : "/register";
 
@@ -68,7 +69,7 @@ export default function LoginPage() {
         ))}
       </fieldset>
 
-      <Form method="post" id="login-form" className="space-y-4" noValidate>
+      <Form ref={form} method="post" id="login-form" className="space-y-4" noValidate>
         {result?.message ? <FormAlert>{result.message}</FormAlert> : searchParams.get("reset") === "1" && <FormAlert tone="success">{RESET_DONE_LOGIN}</FormAlert>}
         <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} defaultValue={result?.values.email} />
         <PasswordField name="password" label="Password" autoComplete="current-password" required errors={errors?.password} />

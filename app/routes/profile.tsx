@@ -1,7 +1,7 @@
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
-import { Field, FormAlert, PasswordField } from "~/components/Field";
+import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
@@ -42,11 +42,12 @@ export default function ProfilePage() {
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const form = useFocusOnRefusal(result?.ok ? null : result);
 
   return (
     <AuthCard title="Your profile" subtitle="Keep your contact details up to date for delivery.">
       {/* The key resets the fields to what was saved after a successful update. */}
-      <Form method="post" className="space-y-4" noValidate key={result?.ok ? navigation.state : "form"}>
+      <Form ref={form} method="post" className="space-y-4" noValidate key={result?.ok ? navigation.state : "form"}>
         {result?.message && <FormAlert tone={result.ok ? "success" : "error"}>{result.message}</FormAlert>}
         <Field name="name" label="Name" autoComplete="name" required defaultValue={user.name} errors={errors?.name} />
         <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={user.email} errors={errors?.email} />

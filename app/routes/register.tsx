@@ -1,7 +1,7 @@
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
-import { Field, FormAlert, PasswordField } from "~/components/Field";
+import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
 import { parseForm, postedValues, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
@@ -43,6 +43,7 @@ export default function RegisterPage() {
   const [searchParams] = useSearchParams();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const form = useFocusOnRefusal(result);
   const redirectTo = searchParams.get("redirect");
   const values = result?.values;
 
@@ -59,7 +60,7 @@ export default function RegisterPage() {
         </>
       }
     >
-      <Form method="post" className="space-y-4" noValidate>
+      <Form ref={form} method="post" className="space-y-4" noValidate>
         {result?.message && <FormAlert>{result.message}</FormAlert>}
         <Field name="name" label="Name" autoComplete="name" required errors={errors?.name} defaultValue={values?.name} />
         <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} defaultValue={values?.email} />

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
-import { FormAlert, PasswordField } from "~/components/Field";
+import { FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { resetPasswordFormSchema } from "~/lib/schemas/auth";
@@ -60,6 +60,7 @@ export default function ResetPasswordPage() {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
+  const form = useFocusOnRefusal(result);
   return (
     <AuthCard
       title="Choose a new password"
@@ -73,7 +74,7 @@ export default function ResetPasswordPage() {
       {!token || result?.invalidLink ? (
         <InvalidLink />
       ) : (
-        <Form method="post" className="space-y-4" noValidate>
+        <Form ref={form} method="post" className="space-y-4" noValidate>
           {result?.message && <FormAlert>{result.message}</FormAlert>}
           <input type="hidden" name="token" value={token} />
           <PasswordField name="password" label="New password" autoComplete="new-password" required errors={errors?.password} />

@@ -124,6 +124,8 @@ test.describe("the register form", () => {
     await expect(confirm).toHaveAttribute("aria-invalid", "true");
     await expect(confirm).toHaveAccessibleDescription("Passwords do not match");
     await expect(page.locator("#confirmPassword-error")).toBeVisible();
+    // The focus goes to the field at fault, not back to the top of the page.
+    await expect(confirm).toBeFocused();
     await expect(page).toHaveURL("/register");
     await expect(page.getByRole("button", { name: "Logout" })).toHaveCount(0);
   });
@@ -150,6 +152,8 @@ test("a wrong password is refused with one message for both fields", async ({ pa
   await gotoHydrated(page, "/login");
   await logIn(page, { email: DEMO_CUSTOMER.email, password: "not-the-password" });
   await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+  // No field is at fault alone: the focus goes to the message, which is read out.
+  await expect(page.getByRole("alert")).toBeFocused();
   await expect(page).toHaveURL("/login");
   await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
 });

@@ -109,11 +109,14 @@ test("a customer reviews a product, edits it inline; another customer cannot edi
   expect(stored).toMatchObject({ comment, rating: 4 });
 
   // Edit inline: Cancel leaves it as it was; Save keeps the change.
+  // The focus follows: into the form Edit opens, back to Edit after Cancel or Save, to the heading after Delete.
   await own.getByRole("link", { name: "Edit your review" }).click();
   await expect(own.getByLabel("Edit your review")).toHaveValue(comment);
+  await expect(own.getByLabel("Edit your review")).toBeFocused();
   await own.getByLabel("Edit your review").fill("Changed my mind");
   await own.getByRole("link", { name: "Cancel" }).click();
   await expect(own.getByText(comment, { exact: true })).toBeVisible();
+  await expect(own.getByRole("link", { name: "Edit your review" })).toBeFocused();
 
   const edited = "Even better after a month: dry, warm and comfortable.";
   await own.getByRole("link", { name: "Edit your review" }).click();
@@ -126,6 +129,7 @@ test("a customer reviews a product, edits it inline; another customer cannot edi
   await expect(own.getByText("Edited")).toBeVisible();
   await expect(page.getByText("5.0 out of 5 · 1 review")).toBeVisible();
   expect(page.url()).not.toContain("editReview");
+  await expect(own.getByRole("link", { name: "Edit your review" })).toBeFocused();
 
   // Another customer sees the review but no Edit or Delete for it, and a forged form post is refused.
   const otherContext = await browser.newContext({ baseURL });
@@ -171,6 +175,7 @@ test("a customer reviews a product, edits it inline; another customer cannot edi
   dialogs.answerNextConfirm("accept");
   await own.getByRole("link", { name: "Delete your review" }).click();
   await expect(reviews.getByRole("heading", { name: "Write a review" })).toBeVisible();
+  await expect(page.locator("#reviews-heading")).toBeFocused();
   await expect(reviews.getByText(edited, { exact: true })).toHaveCount(0);
   expect(dialogs.seen).toEqual([
     { type: "confirm", message: CONFIRM },
