@@ -39,6 +39,16 @@ export function withoutFilters(search: URLSearchParams): string {
   return query ? `?${query}` : "?";
 }
 
+/**
+ * The listing's own address when a GET form without JavaScript sent its empty fields (`?brand=&minPrice=`), else null:
+ * the screens send the browser there, so a choice has one URL to share, bookmark and keep in the edge cache.
+ */
+export function compactListingUrl(url: URL): string | null {
+  const search = new URLSearchParams(nonEmptyParams(url.searchParams));
+  if (search.size === url.searchParams.size) return null;
+  return search.size ? `${url.pathname}?${search}` : url.pathname;
+}
+
 /** The URL's parameters with empty values left out: a GET form without JavaScript sends its empty fields as `brand=`. */
 export function nonEmptyParams(search: URLSearchParams): Record<string, string> {
   return Object.fromEntries([...search].filter(([, value]) => value.trim() !== ""));

@@ -1,11 +1,11 @@
-import { Form, Link, isRouteErrorResponse, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
+import { Form, Link, isRouteErrorResponse, redirect, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 
 import { AppLink } from "~/components/AppLink";
 import { Filters } from "~/components/Filters";
 import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
-import { activeFilterCount, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
+import { activeFilterCount, compactListingUrl, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
 import { filterSizes } from "~/lib/sizes";
@@ -21,6 +21,8 @@ const SORT_LABELS: Record<Sort, string> = {
 };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const compact = compactListingUrl(url);
+  if (compact) throw redirect(compact);
   // A hand-edited query (unknown category, page 0) falls back to the whole catalogue rather than an error page.
   const { query, problems } = readScreenQuery(listQuerySchema, url.searchParams);
   const { category, sort, size, brand, minPrice, maxPrice } = query ?? {};

@@ -1,10 +1,10 @@
-import { Link, useLoaderData, useSearchParams } from "react-router";
+import { Link, redirect, useLoaderData, useSearchParams } from "react-router";
 
 import { Filters } from "~/components/Filters";
 import { Pagination } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
-import { activeFilterCount, withoutFilters } from "~/lib/catalogue-filters";
+import { activeFilterCount, compactListingUrl, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
 import { filterSizes } from "~/lib/sizes";
 import { readScreenQuery } from "~/services/catalogue-filters.server";
@@ -14,6 +14,8 @@ import type { Route } from "./+types/search";
 // The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript. The
 // filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's.
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const compact = compactListingUrl(url);
+  if (compact) throw redirect(compact);
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
   const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
   // Without a keyword no filter is shown, so no brands are read.

@@ -104,7 +104,8 @@ test.describe("filters without JavaScript, on a phone", () => {
     await brandSelect(page).selectOption("Serendib Studio");
     await filters(page).getByLabel("Max").fill("20000");
     await filters(page).getByRole("button", { name: "Apply" }).click();
-    await expect(page).toHaveURL(/\/\?category=Ladies&size=&brand=Serendib\+Studio&minPrice=&maxPrice=20000$/);
+    // The browser sends the empty fields too (size=&minPrice=); the page sends it on to the choice's own address.
+    await expect(page).toHaveURL(/\/\?category=Ladies&brand=Serendib\+Studio&maxPrice=20000$/);
     const facts = await cardFacts(page);
     expect(facts.length).toBeGreaterThan(0);
     for (const card of facts) {
@@ -172,7 +173,7 @@ test.describe("the size filter without JavaScript, on a phone", () => {
     await disclosure(page).click();
     await filters(page).getByLabel("Size").selectOption("EU 42");
     await filters(page).getByRole("button", { name: "Apply" }).click();
-    await expect(page).toHaveURL(/\/\?category=Gents&size=EU\+42&brand=&minPrice=&maxPrice=$/);
+    await expect(page).toHaveURL(/\/\?category=Gents&size=EU\+42$/);
     await expectOnlyInStock(page, "EU 42");
     await expect(disclosure(page)).toHaveText(/Filters\s*1 applied/);
     await disclosure(page).click();

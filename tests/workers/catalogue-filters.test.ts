@@ -192,10 +192,18 @@ describe("the grid's filters", () => {
     expect(sortForm).toContain('<input type="hidden" name="minPrice" value="1000"/>');
   });
 
-  it("empty fields of the form without JavaScript count as absent", async () => {
-    const page = await (await call(`/?${new URLSearchParams({ category: "Ladies", brand: "", minPrice: "", maxPrice: "" })}`)).text();
+  it("empty fields of the form without JavaScript send the browser to the listing's own address, which shows the listing", async () => {
+    const sent = await call(`/?${new URLSearchParams({ category: "Ladies", size: "", brand: "", minPrice: "", maxPrice: " " })}`, { redirect: "manual" });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe("/?category=Ladies");
+    const page = await (await call("/?category=Ladies")).text();
     expect(cardCount(page)).toBe(namesWhere((f) => f.category === "Ladies").length);
     expect(page).not.toContain('role="alert"');
+    const search = await call(`/search?${new URLSearchParams({ keyword: "runner", size: "", brand: "Aeroglide" })}`, { redirect: "manual" });
+    expect(search.status).toBe(302);
+    expect(search.headers.get("Location")).toBe("/search?keyword=runner&brand=Aeroglide");
+    // Nothing but empty fields: the bare listing.
+    expect((await call("/?brand=", { redirect: "manual" })).headers.get("Location")).toBe("/");
   });
 
   it("a price range the wrong way round sets the range aside and says so, instead of an error page", async () => {
