@@ -22,7 +22,7 @@ export const users = sqliteTable(
     // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>": scheme and cost travel with the hash so they can be upgraded.
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ROLES }).notNull().default("ROLE_CUSTOMER"),
-    // Every token carries the version it was issued at (claim `sv`); bumping it (logout, a new password) ends every
+    // Every token carries the version it was issued at (claim `sv`); bumping it (a new password, a reset) ends every
     // session of the user at once, bearer tokens and cookies alike (app/services/auth.server.ts).
     sessionVersion: integer("session_version").notNull().default(0),
     createdAt: timestamp("created_at"),
@@ -265,6 +265,19 @@ export const reviews = sqliteTable(
 );
 
 // Failed logins, for the rate limit: 10 per e-mail within 15 minutes.
+// Sessions ended one by one (a logout ends the device's own, by its token's id, claim `jti`): such a token answers 401
+// until it expires, when the nightly cron forgets the row (ended_sessions_expires_idx finds them). Ending every session
+// of a user at once is users.session_version's job.
+export const endedSessions = sqliteTable(
+  "ended_sessions",
+  {
+    id: text("id").primaryKey(),
+    /** The token's own expiry (epoch seconds, claim `exp`): past it the token is dead anyway. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("ended_sessions_expires_idx").on(t.expiresAt)],
+);
+
 export const loginAttempts = sqliteTable(
   "login_attempts",
   {

@@ -3,9 +3,9 @@ import { redirect, type AppLoadContext } from "react-router";
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
 import { guestCartCookie, guestCartCount, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
-import { findSessionByToken, type SessionUser } from "./auth.server";
+import { endSession, findSessionByToken, type SessionUser } from "./auth.server";
 import { mergeIntoServerCart } from "./cart.server";
-import { TOKEN_LIFETIME_SECONDS, unverifiedClaims } from "./token.server";
+import { TOKEN_LIFETIME_SECONDS, readToken as verifyToken, unverifiedClaims } from "./token.server";
 
 // The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
 export const SESSION_COOKIE = "stride_session";
@@ -60,6 +60,17 @@ export function getSession(request: Request, context: AppLoadContext): Promise<S
 
 export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   return (await getSession(request, context)).user;
+}
+
+/**
+ * Logout: the session of the request's token ends, on this device alone (a new password ends them all). Only a live
+ * session: a dead or forged token ends nothing.
+ */
+export async function endCurrentSession(request: Request, context: AppLoadContext): Promise<void> {
+  const token = readToken(request, context);
+  if (!token || !(await getOptionalUser(request, context))) return;
+  const claims = await verifyToken(token, context.cloudflare.env.JWT_SECRET);
+  if (claims) await endSession(context.db, claims);
 }
 
 /**

@@ -18,11 +18,15 @@ async function keyFor(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-/** A token for the user at their current session version (claim `sv`): it dies when that version is bumped. */
+/**
+ * A token for the user at their current session version (claim `sv`): it dies when that version is bumped (a new
+ * password). Its own id (claim `jti`) names the session, so a logout can end this device's alone (ended_sessions).
+ */
 export async function issueToken(userId: number, sessionVersion: number, secret: string): Promise<string> {
   return new SignJWT({ sv: sessionVersion })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(String(userId))
+    .setJti(crypto.randomUUID())
     .setIssuedAt()
     .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
     .sign(await keyFor(secret));
@@ -31,7 +35,14 @@ export async function issueToken(userId: number, sessionVersion: number, secret:
 export interface TokenClaims {
   userId: number;
   sessionVersion: number;
+  /** The session's id (claim `jti`); null in a token issued before sessions had ids. */
+  sessionId: string | null;
+  /** When the token expires, in epoch seconds (claim `exp`). */
+  expiresAt: number;
 }
+
+/** A session id as issueToken writes it (a UUID); anything else in `jti` makes the token malformed. */
+const SESSION_ID = /^[0-9a-f-]{36}$/;
 
 /**
  * The user id and session version a token names, or null for anything malformed, tampered, expired or signed another
@@ -64,5 +75,9 @@ function claimsOf(payload: JWTPayload): TokenClaims | null {
   if (!Number.isSafeInteger(userId) || userId <= 0) return null;
   const sessionVersion = payload.sv === undefined ? INITIAL_SESSION_VERSION : payload.sv;
   if (typeof sessionVersion !== "number" || !Number.isSafeInteger(sessionVersion) || sessionVersion < 0) return null;
-  return { userId, sessionVersion };
+  const sessionId = payload.jti ?? null;
+  if (sessionId !== null && !SESSION_ID.test(sessionId)) return null;
+  // jwtVerify has checked `exp` when there is one; a token without it was never issued here.
+  if (typeof payload.exp !== "number") return null;
+  return { userId, sessionVersion, sessionId, expiresAt: payload.exp };
 }

@@ -1,3 +1,4 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 
@@ -17,9 +18,12 @@ import {
   setCookieFor,
   testEnv,
 } from "./helpers";
+import { worker } from "./outbox-helpers";
 
 // Issue 16 item 4: logout and a password change end sessions on the server. Each token carries the user's session
-// version (claim sv); bumping users.session_version makes every earlier token answer 401, bearer and cookie alike.
+// version (claim sv) and its own id (claim jti). A logout ends its own session (the id joins ended_sessions): that token
+// answers 401, bearer and cookie alike, and the user's other devices stay logged in. A new password bumps
+// users.session_version, which ends every earlier token at once.
 
 const ME = "/api/auth/me";
 
@@ -32,6 +36,11 @@ async function expectDeadToken(response: Response) {
 
 const sessionVersion = async (userId: number) =>
   (await testEnv.DB.prepare("SELECT session_version AS v FROM users WHERE id = ?").bind(userId).first<{ v: number }>())!.v;
+
+/** A token's claims, read without checking it (the tests' own tokens). */
+const claimsOf = (token: string) => JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))) as { jti?: string; exp: number; sv?: number };
+const isEnded = async (token: string) =>
+  (await testEnv.DB.prepare("SELECT expires_at AS e FROM ended_sessions WHERE id = ?").bind(claimsOf(token).jti ?? "").first<{ e: number }>())?.e ?? null;
 
 /** A token signed with the right secret, with the claims given (sv left out when undefined). */
 async function sign(userId: number, claims: Record<string, unknown>) {
@@ -61,7 +70,9 @@ describe("logout ends the session on the server", () => {
 
     const out = await postForm("/logout", {}, { cookie });
     expect(out.status).toBe(302);
-    expect(await sessionVersion(user.id)).toBe(1);
+    // This session ended, until its token would have expired; the user's version (every session) is as it was.
+    expect(await isEnded(token)).toBe(claimsOf(token).exp);
+    expect(await sessionVersion(user.id)).toBe(0);
 
     // Someone who kept the token (a copied cookie) gets nothing from it.
     await expectDeadToken(await call(ME, { headers: authHeader(token) }));
@@ -72,22 +83,56 @@ describe("logout ends the session on the server", () => {
     expect(await (await call("/api/auth/validate", { headers: authHeader(token) })).json()).toEqual({ valid: false });
   });
 
-  it("logout ends every device of the user, and a new login works again", async () => {
+  it("logout on one device leaves the user's other devices logged in, and a new login works again", async () => {
     const user = await register();
     const phone = await login(user.email);
     const laptop = await sessionCookieFor(user.email, user.password);
     await postForm("/logout", {}, { cookie: laptop });
-    await expectDeadToken(await call(ME, { headers: authHeader(phone) }));
+    await expectDeadToken(await call(ME, { headers: { Cookie: laptop } }));
+    expect((await call(ME, { headers: authHeader(phone) })).status).toBe(200);
+    expect((await call("/orders", { headers: { Cookie: `stride_session=${phone}` } })).status).toBe(200);
 
     const again = await login(user.email);
     expect((await call(ME, { headers: authHeader(again) })).status).toBe(200);
   });
 
-  it("a logout without a valid session changes nobody's version", async () => {
+  it("a token issued before sessions had ids (no jti) can only be ended with every session of its user", async () => {
     const user = await register();
+    const legacy = await sign(user.id, { sv: 0 });
+    const current = await login(user.email);
+    expect((await call(ME, { headers: authHeader(legacy) })).status).toBe(200);
+    expect((await call("/api/auth/logout", { method: "POST", headers: authHeader(legacy) })).status).toBe(204);
+    await expectDeadToken(await call(ME, { headers: authHeader(legacy) }));
+    await expectDeadToken(await call(ME, { headers: authHeader(current) }));
+    expect(await sessionVersion(user.id)).toBe(1);
+  });
+
+  it("a jti that is not a session id makes the token malformed (401)", async () => {
+    const user = await register();
+    for (const jti of ["x", "../../etc", "0".repeat(37)]) await expectDeadToken(await call(ME, { headers: authHeader(await sign(user.id, { jti })) }));
+  });
+
+  it("the nightly cron forgets ended sessions whose tokens have expired, and keeps the others", async () => {
+    const user = await register();
+    const token = await login(user.email);
+    await call("/api/auth/logout", { method: "POST", headers: authHeader(token) });
+    const expired = crypto.randomUUID();
+    await testEnv.DB.prepare("INSERT INTO ended_sessions (id, expires_at) VALUES (?, ?)").bind(expired, Math.floor(Date.now() / 1000) - 60).run();
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "30 21 * * *" }), testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await testEnv.DB.prepare("SELECT count(*) AS n FROM ended_sessions WHERE id = ?").bind(expired).first<{ n: number }>()).toEqual({ n: 0 });
+    expect(await isEnded(token)).toBe(claimsOf(token).exp);
+    await expectDeadToken(await call(ME, { headers: authHeader(token) }));
+  });
+
+  it("a logout without a valid session ends nothing", async () => {
+    const user = await register();
+    const before = await testEnv.DB.prepare("SELECT count(*) AS n FROM ended_sessions").first<{ n: number }>();
     await postForm("/logout", {}, { cookie: "stride_session=garbage" });
     await postForm("/logout", {});
     expect(await sessionVersion(user.id)).toBe(0);
+    expect(await testEnv.DB.prepare("SELECT count(*) AS n FROM ended_sessions").first<{ n: number }>()).toEqual(before);
   });
 
   it("POST /api/auth/logout: 204, the token is 401 from then on, and a second logout with it is 401", async () => {
@@ -98,9 +143,10 @@ describe("logout ends the session on the server", () => {
     expect(response.status).toBe(204);
     expect(response.headers.get("Set-Cookie")).toBeNull();
     await expectDeadToken(await call(ME, { headers: authHeader(token) }));
-    await expectDeadToken(await call(ME, { headers: authHeader(other) }));
     await expectDeadToken(await call("/api/auth/logout", { method: "POST", headers: authHeader(token) }));
-    expect(await sessionVersion(user.id)).toBe(1);
+    // Another login of the same user (another device) is not this session.
+    expect((await call(ME, { headers: authHeader(other) })).status).toBe(200);
+    expect(await sessionVersion(user.id)).toBe(0);
   });
 
   it("POST /api/auth/logout with the session cookie clears the cookie too", async () => {
@@ -212,7 +258,7 @@ describe("the session version in the token", () => {
     expect((await call(ME, { headers: authHeader(await login(user.email)) })).status).toBe(200);
   });
 
-  it("a token without sv (issued before session versions) counts as version 0: it works until the first logout", async () => {
+  it("a token without sv (issued before session versions) counts as version 0: it works until its logout", async () => {
     const user = await register();
     const legacy = await sign(user.id, {});
     expect((await call(ME, { headers: authHeader(legacy) })).status).toBe(200);

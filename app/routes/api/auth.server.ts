@@ -5,12 +5,12 @@ import { forgotPasswordSchema, loginResponseSchema, loginSchema, messageSchema, 
 import { readCookie } from "~/lib/cookies";
 import { pageHeaders } from "./paging.server";
 import { ADMIN_PAGE_SIZE, adminUserListQuerySchema } from "~/lib/schemas/backoffice";
-import { endAllSessions, login, registerUser, updateProfile } from "~/services/auth.server";
+import { login, registerUser, updateProfile } from "~/services/auth.server";
 import { listAllUsersMatching, listUsersPage } from "~/services/backoffice.server";
 import { mailerFor } from "~/services/outbox.server";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID } from "~/lib/password-reset";
 import { requestPasswordReset, resetPassword } from "~/services/password-reset.server";
-import { clearSessionCookie, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
+import { clearSessionCookie, endCurrentSession, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 
 /** The header that carries a fresh token after a password change (the one the request used has just ended). */
@@ -76,11 +76,11 @@ export const authApi = apiResource("/api/auth", {
     },
   }),
   "POST /logout": endpoint({
-    summary: "End every session of the logged-in user: each token issued so far, on every device, answers 401 from now on",
+    summary: "End this session: the token (bearer or cookie) answers 401 from now on; the user's other devices stay logged in (a password change ends every session)",
     auth: "user",
-    responses: { 204: { description: "Logged out everywhere" }, 401: errors[401] },
-    handler: async ({ request, context, user }) => {
-      await endAllSessions(context.db, user.id);
+    responses: { 204: { description: "Logged out" }, 401: errors[401] },
+    handler: async ({ request, context }) => {
+      await endCurrentSession(request, context);
       const headers = new Headers();
       if (hasSessionCookie(request)) headers.append("Set-Cookie", clearSessionCookie(request));
       return new Response(null, { status: 204, headers });
