@@ -66,8 +66,9 @@ const userPhoneKey = sql`${users.phone}`; // stored as 10 digits
  */
 function phonePrefixes(q: string): string[] {
   const digits = q.replace(/[\s+-]/g, "");
-  if (!/^\d+$/.test(digits) || digits.length < PHONE_PREFIX_MIN_DIGITS) return [];
-  return phoneForms(digits);
+  if (!/^\d+$/.test(digits)) return [];
+  // The minimum holds for each form: "9477" must not also search every number that starts "077".
+  return phoneForms(digits).filter((form) => form.length >= PHONE_PREFIX_MIN_DIGITS);
 }
 
 /** An order number as an admin types it: 1234 or #1234. */

@@ -3,12 +3,12 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { ABOVE_STOCK, isPurchasable } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
 import { GUEST_CART_MAX_LINES, type GuestCartLine } from "~/lib/guest-cart";
-import { conflict, notFound } from "~/lib/http";
+import { badRequest, conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
-import type { SizeView } from "~/lib/sizes";
+import { UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
 import { imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
 import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
-import { chooseSize, loadProductsWithSizes, sizesOf } from "./sizes.server";
+import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
 const { cartItems, products, productSizes } = schema;
 
@@ -130,8 +130,11 @@ export async function setServerCartQuantity(db: Db, userId: number, productId: n
 export async function removeFromServerCart(db: Db, userId: number, productId: number, sizeId?: number): Promise<void> {
   const ofSize = sizeId === undefined ? undefined : eq(cartItems.sizeId, sizeId);
   const removed = await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), ofSize)).returning({ sizeId: cartItems.sizeId });
-  // Nothing removed in a named size: another product's size is the client's mistake (400), as adding it would be.
-  if (sizeId !== undefined && removed.length === 0) chooseSize(await sizesOf(db, productId), sizeId);
+  if (sizeId === undefined || removed.length) return;
+  // Nothing removed: another product's size is the client's mistake (400), as adding it would be. A size or product
+  // deleted since (its lines went with it) is not: removing what is gone stays a quiet success.
+  const [size] = await db.select({ productId: productSizes.productId }).from(productSizes).where(eq(productSizes.id, sizeId)).limit(1);
+  if (size && size.productId !== productId) throw badRequest(UNKNOWN_SIZE, { sizeId: [UNKNOWN_SIZE] });
 }
 
 export async function clearServerCart(db: Db, userId: number): Promise<void> {

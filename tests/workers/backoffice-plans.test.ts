@@ -95,6 +95,16 @@ describe(`with ${USERS.toLocaleString("en-US")} users and ${ORDERS.toLocaleStrin
     }
   });
 
+  it("a short international prefix does not search a shorter national one: each form keeps the 4-digit minimum", async () => {
+    // "9477" is "077" at home and "00947" is "07": every one of the orders and customers, read to find none.
+    for (const q of ["9477", "00947", "+94 7"]) {
+      const [ids] = await orderPage({ q });
+      expect(ids.rowsRead, `${q}\n${show(ids)}`).toBeLessThan(100);
+      const [users] = await statementsOf(() => listUsersPage(db, { q }, 1, 20));
+      expect(users.rowsRead, `${q}\n${show(users)}`).toBeLessThan(100);
+    }
+  });
+
   it("a search with a status or dates still starts from the search indexes (the filters are written +status)", async () => {
     const [ids] = await orderPage({ q: "dilani", status: "CANCELLED", from: "2024-01-01", to: "2024-12-31" });
     expect(uses(ids, /^MULTI-INDEX OR$/), show(ids)).toBe(true);
