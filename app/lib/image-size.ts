@@ -24,7 +24,24 @@ function pngSize(b: Uint8Array): ImageSize | null {
 
 function gifSize(b: Uint8Array): ImageSize | null {
   // "GIF89a", then the logical screen's width and height, little-endian.
-  return b.length < 10 ? null : sized(u16le(b, 6), u16le(b, 8));
+  if (b.length < 13) return null;
+  return sized(u16le(b, 6), u16le(b, 8)) ?? firstFrameSize(b);
+}
+
+/**
+ * A GIF whose screen says 0 x 0 is shown at its first frame's size, as browsers do: past the global colour table and
+ * any extensions, the first image descriptor (",", left, top, width, height).
+ */
+function firstFrameSize(b: Uint8Array): ImageSize | null {
+  let i = 13 + (b[10] & 0x80 ? 3 * 2 ** ((b[10] & 0x07) + 1) : 0);
+  while (i < b.length) {
+    if (b[i] === 0x2c) return i + 9 <= b.length ? sized(u16le(b, i + 5), u16le(b, i + 7)) : null;
+    if (b[i] !== 0x21) return null; // neither an image nor an extension: the end, or not a GIF
+    i += 2; // "!" and the extension's label, then its sub-blocks, each prefixed by its length, up to an empty one
+    while (i < b.length && b[i] !== 0) i += b[i] + 1;
+    i++;
+  }
+  return null;
 }
 
 function webpSize(b: Uint8Array): ImageSize | null {
@@ -50,7 +67,8 @@ function webpSize(b: Uint8Array): ImageSize | null {
 function jpegSize(b: Uint8Array): ImageSize | null {
   let i = 2; // after SOI
   while (i < b.length) {
-    if (b[i] !== 0xff) return null;
+    // Stray bytes between segments: libjpeg warns and looks for the next marker, and browsers show the picture.
+    while (i < b.length && b[i] !== 0xff) i++;
     while (b[i] === 0xff) i++; // markers may be padded with fill bytes
     const marker = b[i++];
     if (marker === undefined) return null;

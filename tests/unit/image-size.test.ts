@@ -50,6 +50,19 @@ describe("imageSize", () => {
     expect(size(gif)).toEqual({ width: 5, height: 700 });
   });
 
+  it("a GIF whose screen is 0 x 0 has its first frame's size, past the colour table and an extension", () => {
+    // Screen 0 x 0 with a global colour table of 2 entries (flags 0x80: 3 * 2 bytes), a graphic control extension
+    // (21 f9, one sub-block of 4, then 0), then the image descriptor: left 0, top 0, width 12, height 34.
+    const gif = new Uint8Array([...ascii("GIF89a"), 0, 0, 0, 0, 0x80, 0, 0, 1, 2, 3, 4, 5, 6, 0x21, 0xf9, 4, 0, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 12, 0, 34, 0, 0]);
+    expect(size(gif)).toEqual({ width: 12, height: 34 });
+  });
+
+  it("a JPEG with stray bytes between its segments is read as libjpeg reads it: on to the next marker", () => {
+    // SOI, an APP0 of 4 bytes, three stray bytes, then SOF0: height 2, width 3.
+    const bytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0x12, 0x34, 0x56, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x02, 0x00, 0x03, 0x03]);
+    expect(size(bytes)).toEqual({ width: 3, height: 2 });
+  });
+
   it("answers null for headers it cannot read, never throws", () => {
     expect(size(PNG_1X1.subarray(0, 20))).toBeNull(); // cut inside IHDR
     expect(size(JPEG_300X2.subarray(0, 200))).toBeNull(); // cut before the frame header
