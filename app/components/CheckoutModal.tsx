@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 
-import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType, type SniffedType } from "~/lib/file-types";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffChosenFile, type SniffedType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
@@ -29,10 +29,12 @@ async function failureMessage(response: Response | null): Promise<string> {
   return `Failed to place order. Error: ${response.status}.`;
 }
 
+const SLIP_PROBLEMS = new Set<string>(Object.values(BANK_SLIP_MESSAGES));
+
 /** SPEC §5's slip checks, in its order, and the type the file's first bytes show (as the server reads it). */
 async function checkSlip(file: File | null): Promise<{ problem: string | null; type: SniffedType | null }> {
   if (!file || file.size === 0) return { problem: BANK_SLIP_MESSAGES.missing, type: null };
-  const type = sniffFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
+  const type = await sniffChosenFile(file);
   if (!type || !BANK_SLIP_TYPES.includes(type)) return { problem: BANK_SLIP_MESSAGES.type, type };
   if (file.size >= BANK_SLIP_MAX_BYTES) return { problem: BANK_SLIP_MESSAGES.size, type };
   return { problem: null, type };
@@ -63,13 +65,17 @@ export function CheckoutModal({
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   /** A chosen slip is checked at once: what Place Order would refuse says so now, and only a picture is previewed. */
+  const chosenSlip = useRef<File | null>(null);
   async function chooseSlip(file: File | null) {
+    chosenSlip.current = file;
     const { problem, type } = file ? await checkSlip(file) : { problem: null, type: null };
+    // Another file chosen while this one was read: that one is the slip.
+    if (chosenSlip.current !== file) return;
     setSlip(file);
     setSlipError(problem);
     setPreview(file && !problem && type !== "application/pdf" ? URL.createObjectURL(file) : null);
-    // An error of the last Place Order was about the file chosen then.
-    setMessage((shown) => (shown?.tone === "error" ? null : shown));
+    // What the last Place Order said of the slip was about the file chosen then; its other messages still hold.
+    setMessage((shown) => (shown?.tone === "error" && SLIP_PROBLEMS.has(shown.text) ? null : shown));
   }
 
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {

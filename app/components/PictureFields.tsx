@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
-import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES } from "~/lib/file-types";
+import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffChosenFile } from "~/lib/file-types";
 import { ALT_TEXT_MAX, PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import type { ProductImageView } from "~/lib/schemas/product";
 import { Field } from "./Field";
@@ -12,9 +12,10 @@ const SMALL_BUTTON = "btn-secondary min-h-9 px-3 text-xs";
 /** A chosen file as the form shows it before saving: its preview, or what the save would refuse it for. */
 type Preview = { url: string | null; name: string; problem?: string };
 
-// The browser's word on a file (its name's type, its size) is enough to warn early; the server still judges its bytes.
-function previewOf(file: File): Preview {
-  if (!(PRODUCT_IMAGE_TYPES as readonly string[]).includes(file.type)) return { url: null, name: file.name, problem: PRODUCT_IMAGE_MESSAGES.type };
+// Judged as the server will judge it (its first bytes, its size), so the form warns of what the save would refuse.
+async function previewOf(file: File): Promise<Preview> {
+  const type = await sniffChosenFile(file);
+  if (!type || !PRODUCT_IMAGE_TYPES.includes(type)) return { url: null, name: file.name, problem: PRODUCT_IMAGE_MESSAGES.type };
   if (file.size > PRODUCT_IMAGE_MAX_BYTES) return { url: null, name: file.name, problem: PRODUCT_IMAGE_MESSAGES.size };
   return { url: URL.createObjectURL(file), name: file.name };
 }
@@ -28,6 +29,14 @@ function previewOf(file: File): Preview {
 export function PictureFields({ images = [], isUpdate, errors }: { images?: ProductImageView[]; isUpdate: boolean; errors?: Record<string, string[] | undefined> }) {
   const [order, setOrder] = useState(() => images.map((image) => image.id));
   const [previews, setPreviews] = useState<Preview[]>([]);
+  const chosen = useRef<File[]>([]);
+  const showPreviews = async (files: File[]) => {
+    chosen.current = files;
+    const shown = await Promise.all(files.map(previewOf));
+    // Chosen again while these were read: the newer choice shows.
+    if (chosen.current === files) setPreviews(shown);
+    else shown.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url));
+  };
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => previews.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url)), [previews]);
@@ -106,7 +115,7 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
         required={!isUpdate}
         errors={fileErrors}
         hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.`}
-        onChange={(event) => setPreviews([...(event.currentTarget.files ?? [])].map(previewOf))}
+        onChange={(event) => void showPreviews([...(event.currentTarget.files ?? [])])}
         className="[&_input]:py-2"
       />
       {tooMany && (

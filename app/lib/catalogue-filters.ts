@@ -46,7 +46,9 @@ export function withoutFilters(search: URLSearchParams): string {
 export function compactListingUrl(url: URL): string | null {
   const search = new URLSearchParams(nonEmptyParams(url.searchParams));
   if (search.size === url.searchParams.size) return null;
-  return search.size ? `${url.pathname}?${search}` : url.pathname;
+  // One leading slash: "//x" in a Location would name another host.
+  const path = url.pathname.replace(/^\/+/, "/");
+  return search.size ? `${path}?${search}` : path;
 }
 
 /** The URL's parameters with empty values left out: a GET form without JavaScript sends its empty fields as `brand=`. */

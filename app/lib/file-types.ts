@@ -13,6 +13,11 @@ export function sniffFileType(bytes: Uint8Array): SniffedType | null {
   return null;
 }
 
+/** A file chosen in the browser, judged as the server will judge it: by its first bytes, not its name. */
+export async function sniffChosenFile(file: Blob): Promise<SniffedType | null> {
+  return sniffFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
+}
+
 export const PRODUCT_IMAGE_TYPES: readonly SniffedType[] = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 export const PRODUCT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const PRODUCT_IMAGE_MESSAGES = {

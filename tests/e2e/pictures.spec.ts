@@ -174,14 +174,17 @@ for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
 test("a chosen file that is no picture, or is over 5 MB, says so before the form is sent; a picture is previewed", async ({ page }) => {
   await logInAs(page);
   await gotoHydrated(page, "/add_product");
+  // Judged by their bytes, as the server judges them: a text file named .png is no picture, a PNG without a name's
+  // extension is one.
   await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles([
     { name: "spec.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n") },
-    { name: "shoe.png", mimeType: "image/png", buffer: colourPng([20, 120, 200]) },
-    { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(5 * 1024 * 1024 + 1) },
+    { name: "shoe", mimeType: "application/octet-stream", buffer: colourPng([20, 120, 200]) },
+    { name: "huge.png", mimeType: "image/png", buffer: Buffer.concat([colourPng([1, 2, 3]), Buffer.alloc(5 * 1024 * 1024)]) },
+    { name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are notes") },
   ]);
-  await expect(page.getByTestId("picture-problem")).toHaveText(["Image must be a JPEG, PNG, WebP or GIF picture", "Image must be at most 5 MB"]);
+  await expect(page.getByTestId("picture-problem")).toHaveText(["Image must be a JPEG, PNG, WebP or GIF picture", "Image must be at most 5 MB", "Image must be a JPEG, PNG, WebP or GIF picture"]);
   await expect(page.getByRole("img", { name: "Preview of new picture 2" })).toBeVisible();
-  await expect(page.getByRole("img", { name: /Preview of new picture (1|3)/ })).toHaveCount(0);
+  await expect(page.getByRole("img", { name: /Preview of new picture (1|3|4)/ })).toHaveCount(0);
 });
 
 test("on a phone the product form ends with its actions, after the pictures", async ({ page }) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { loginSchema, profileFormSchema, profileSchema, registerFormSchema, registerSchema, userSchema } from "~/lib/schemas/auth";
 import { orderInputSchema } from "~/lib/schemas/order";
-import { productInputSchema } from "~/lib/schemas/product";
+import { picturesInputSchema, productInputSchema } from "~/lib/schemas/product";
 import { reviewCreateSchema } from "~/lib/schemas/review";
 
 const valid = { name: "Nimal", email: "Nimal@Example.com", password: "secret123", address: "12 Galle Road", phone: "0771234567" };
@@ -122,6 +122,14 @@ describe("a field of the wrong type or out of range is told so, not that it is m
     expect(issues(orderInputSchema.safeParse({ ...order, customerPhone: 771234567 }))).toEqual([["customerPhone", 'Phone number must be text, such as "0771234567"']]);
     expect(issues(orderInputSchema.safeParse({ ...order, customerPhone: undefined }))).toEqual([["customerPhone", "Please enter your phone number"]]);
     expect(issues(orderInputSchema.safeParse({ ...order, orderItems: [{ productId: 0, quantity: 1 }] }))).toEqual([["orderItems.0.productId", "productId must be at least 1"]]);
+  });
+
+  it("a product's name, a size's label and a picture's id of the wrong type or out of range", () => {
+    const product = { name: "Runner", brand: "Stride", description: "Light", price: 12500, category: "Gents", stockQuantity: 5, releaseDate: "2026-01-15" };
+    expect(issues(productInputSchema.safeParse({ ...product, name: 42 }))).toEqual([["name", "Name must be text"]]);
+    expect(issues(productInputSchema.safeParse({ ...product, sizes: [{ label: 42, stockQuantity: 1 }] }))).toEqual([["sizes.0.label", "A size's label must be text"]]);
+    expect(issues(picturesInputSchema.safeParse([{ id: 0 }]))).toEqual([["0.id", "A picture's id must be at least 1"]]);
+    expect(issues(picturesInputSchema.safeParse([{ id: 1.5 }]))).toEqual([["0.id", "A picture's id must be a whole number"]]);
   });
 
   it("a size's stockWas below zero", () => {

@@ -20,10 +20,10 @@ const isRealDate = (value: string) => {
 
 /** What an admin sends for a product (API: the `product` JSON string; screens: the form, converted). */
 export const productInputSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
-  brand: z.string({ error: "Brand is required" }).trim().min(1, "Brand is required").max(BRAND_MAX, `Brand must be at most ${BRAND_MAX} characters`),
+  name: z.string({ error: typeError("Name is required", "Name must be text") }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
+  brand: z.string({ error: typeError("Brand is required", "Brand must be text") }).trim().min(1, "Brand is required").max(BRAND_MAX, `Brand must be at most ${BRAND_MAX} characters`),
   description: z
-    .string({ error: "Description is required" })
+    .string({ error: typeError("Description is required", "Description must be text") })
     .trim()
     .min(1, "Description is required")
     .max(2000, "Description must be at most 2000 characters")
@@ -35,12 +35,12 @@ export const productInputSchema = z.object({
     .refine((value) => rupeesToCents(value) !== null, "Price can have at most 2 decimals"),
   category: z.enum(CATEGORIES, { error: "Choose a category: Gents, Ladies, Kids or Accessories" }),
   stockQuantity: z
-    .number({ error: "Stock quantity must be a number" })
+    .number({ error: typeError("Stock quantity must be a number") })
     .int("Stock quantity must be a whole number")
     .min(0, "Stock quantity cannot be negative")
     .max(1_000_000, "Stock quantity is too high"),
   releaseDate: z
-    .string({ error: "Release date is required" })
+    .string({ error: typeError("Release date is required", "Release date must be a YYYY-MM-DD string") })
     .min(1, "Release date is required")
     .regex(/^\d{4}-\d{2}-\d{2}$/, "Release date must be YYYY-MM-DD")
     .refine(isRealDate, "Release date is not a real date"),
@@ -51,13 +51,13 @@ export const productInputSchema = z.object({
       z.object({
         id: z.number({ error: typeError("A size's id must be a number") }).int("A size's id must be a whole number").min(1, "A size's id must be at least 1").optional(),
         label: z
-          .string({ error: "A size needs a label" })
+          .string({ error: typeError("A size needs a label", "A size's label must be text") })
           .trim()
           .min(1, "A size needs a label")
           .max(SIZE_LABEL_MAX, `A size's label must be at most ${SIZE_LABEL_MAX} characters`)
           .refine((label) => !/[\u0000-\u001f\u007f]/.test(label), "A size's label must not contain control characters"),
         stockQuantity: z
-          .number({ error: "A size's stock must be a number" })
+          .number({ error: typeError("A size's stock must be a number") })
           .int("A size's stock must be a whole number")
           .min(0, "A size's stock cannot be below zero")
           .max(1_000_000, "A size's stock is too high"),
@@ -96,7 +96,7 @@ export type ProductImageView = z.infer<typeof productImageSchema>;
 export const picturesInputSchema = z
   .array(
     z.object({
-      id: z.number({ error: "A picture's id must be a number" }).int().positive(),
+      id: z.number({ error: typeError("A picture's id must be a number") }).int("A picture's id must be a whole number").positive("A picture's id must be at least 1"),
       altText: z.string().trim().max(ALT_TEXT_MAX, `Alt text must be at most ${ALT_TEXT_MAX} characters`).nullable().optional(),
     }),
   )
