@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { Form, Link, useFetcher, useLocation, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 
 import type { ProductView } from "~/lib/schemas/product";
 import { SearchIcon } from "./icons";
@@ -10,13 +10,16 @@ const SUGGESTIONS = 8;
 
 /**
  * The navigation's search: a GET form to /search (Enter, and without JavaScript), plus a live dropdown of matching
- * names. A fetcher cancels its previous load when it starts a new one, so a slow answer to an older keyword can
- * never replace a newer one.
+ * names from GET /api/products/search. A new keyword aborts the request of the one before, so a slow answer to an
+ * older keyword can never replace a newer one. A search that fails is logged, and the dropdown stays shut (SPEC:
+ * "Search failure: logged only"): typing on a dropped connection must not take the page down.
  */
 export function SearchBox({ id }: { id: string }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const fetcher = useFetcher<ProductView[]>();
+  const [found, setFound] = useState<ProductView[] | null>(null);
+  const [loading, setLoading] = useState(false);
+  const inFlight = useRef<AbortController>(undefined);
   const initial = location.pathname === "/search" ? (new URLSearchParams(location.search).get("keyword") ?? "") : "";
   const [value, setValue] = useState(initial);
   const [open, setOpen] = useState(false);
@@ -24,8 +27,8 @@ export function SearchBox({ id }: { id: string }) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const wrapper = useRef<HTMLDivElement>(null);
   const listId = useId();
-  const results = Array.isArray(fetcher.data) ? fetcher.data : [];
-  const settled = fetcher.state === "idle" && fetcher.data !== undefined;
+  const results = found ?? [];
+  const settled = !loading && found !== null;
 
   useEffect(() => {
     const close = (event: MouseEvent) => {
@@ -34,7 +37,13 @@ export function SearchBox({ id }: { id: string }) {
     document.addEventListener("mousedown", close);
     return () => document.removeEventListener("mousedown", close);
   }, []);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      inFlight.current?.abort();
+    },
+    [],
+  );
   // A navigation (a chosen result, another page) closes the dropdown.
   useEffect(() => {
     clearTimeout(timer.current);
@@ -47,10 +56,26 @@ export function SearchBox({ id }: { id: string }) {
     clearTimeout(timer.current);
     const keyword = text.trim().slice(0, 100);
     if (!keyword) return setOpen(false);
-    timer.current = setTimeout(() => {
-      fetcher.load(`/api/products/search?${new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS) })}`);
-      setOpen(true);
-    }, DEBOUNCE_MS);
+    timer.current = setTimeout(() => void suggest(keyword), DEBOUNCE_MS);
+  }
+
+  async function suggest(keyword: string) {
+    inFlight.current?.abort();
+    const request = new AbortController();
+    inFlight.current = request;
+    setLoading(true);
+    setOpen(true);
+    try {
+      const response = await fetch(`/api/products/search?${new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS) })}`, { signal: request.signal });
+      if (!response.ok) throw new Error(`The search answered ${response.status}`);
+      const products = (await response.json()) as ProductView[];
+      if (!request.signal.aborted) setFound(products);
+    } catch (error) {
+      if (request.signal.aborted) return;
+      console.error("Search failed", error);
+      setFound(null);
+    }
+    if (!request.signal.aborted) setLoading(false);
   }
 
   function onKeyDown(event: React.KeyboardEvent<HTMLInputElement>) {

@@ -22,19 +22,6 @@ export function parseForm<S extends z.ZodType>(formData: FormData, schema: S): F
 }
 
 /**
- * What a refused form shows again in its fields, for a browser without JavaScript (which renders the page the action
- * answers): the named text fields as they were posted. Never a password.
- */
-export function postedValues<K extends string>(formData: FormData, names: readonly K[]): Partial<Record<K, string>> {
-  const values: Partial<Record<K, string>> = {};
-  for (const name of names) {
-    const value = formData.get(name);
-    if (typeof value === "string") values[name] = value;
-  }
-  return values;
-}
-
-/**
  * A screen action's form (no files: those forms read theirs with their own limits): a POST without a form body is a
  * 400, never a 500, and one over 64 KiB a 413, read no further than that.
  */

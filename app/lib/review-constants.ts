@@ -26,3 +26,15 @@ export const REVIEW_MESSAGES = {
   notAllowedToDelete: "You can only delete your own review",
   wrongProduct: "A review cannot be moved to another product",
 } as const;
+
+/** The product page's review forms, by their `intent` field. */
+export const REVIEW_INTENTS = ["review-create", "review-update", "review-delete"] as const;
+export type ReviewIntent = (typeof REVIEW_INTENTS)[number];
+export const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
+
+/** SPEC §8: what each review action says when it fails for no reason of the customer's. */
+export const REVIEW_FAILED: Record<ReviewIntent, string> = {
+  "review-create": REVIEW_MESSAGES.submitFailed,
+  "review-update": REVIEW_MESSAGES.updateFailed,
+  "review-delete": REVIEW_MESSAGES.deleteFailed,
+};

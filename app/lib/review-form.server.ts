@@ -5,17 +5,14 @@ import { createReview, deleteReview, updateReview } from "~/services/reviews.ser
 import { getOptionalUser } from "~/services/session.server";
 import { parseForm } from "./forms";
 import { HttpError, parseId } from "./http";
+import { REVIEW_FAILED } from "./review-constants";
 import { DEFAULT_RATING, REVIEW_MESSAGES, reviewFormSchema, type ReviewActionResult, type ReviewIntent } from "./schemas/review";
 
 // The product page's review forms: the same service rules as the API, with SPEC §8's messages. A plain form (no
 // JavaScript) posts a `redirectTo` field and, after a success, is sent back to the product's reviews (post, redirect,
 // get); a fetcher posts without it and gets the result as data, so the page stays where it is.
 
-const FAILED: Record<ReviewIntent, string> = {
-  "review-create": REVIEW_MESSAGES.submitFailed,
-  "review-update": REVIEW_MESSAGES.updateFailed,
-  "review-delete": REVIEW_MESSAGES.deleteFailed,
-};
+const FAILED = REVIEW_FAILED;
 
 function text(form: FormData, name: string): string {
   const value = form.get(name);

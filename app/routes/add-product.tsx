@@ -1,6 +1,7 @@
 import { data, redirect, useActionData } from "react-router";
 
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
+import { answerOr } from "~/lib/client-action";
 import { HttpError } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
 import { createProduct } from "~/services/catalogue.server";
@@ -11,6 +12,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   await requireAdmin(request, context, url);
   return null;
 }
+
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
+  answerOr(serverAction, () => ({ message: "Error adding product: the server did not answer.", fieldErrors: undefined }));
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   await requireAdmin(request, context, url);

@@ -2,10 +2,14 @@ import { data, redirect } from "react-router";
 
 import { readFormData, readSizeId } from "~/lib/forms";
 
+import { answerOr } from "~/lib/client-action";
 import { HttpError } from "~/lib/http";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
 import { getOptionalUser, guestCartOf, safeRedirectPath, writeGuestCart } from "~/services/session.server";
 import type { Route } from "./+types/cart.add";
+
+// A cart the shop could not reach is left as it was, without a word (SPEC §8: failed cart calls fall back silently).
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answerOr(serverAction, () => ({ ok: false as const, message: null }));
 
 // One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
 export async function action({ request, context }: Route.ActionArgs) {

@@ -7,6 +7,7 @@ import { SizeNote } from "~/components/OrderSummary";
 import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
+import { answerOr } from "~/lib/client-action";
 import { ABOVE_STOCK } from "~/lib/availability";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { parseForm, readSizeId } from "~/lib/forms";
@@ -42,6 +43,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 type CartActionData = { ok: boolean; message?: string; fieldErrors?: Record<string, string[]> };
 const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: error.message, fieldErrors: error.fieldErrors }, { status: error.status });
+
+// A line the shop could not reach stays as it was, without a word (SPEC §8: failed cart calls fall back silently).
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answerOr(serverAction, (): CartActionData => ({ ok: false }));
 
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;

@@ -2,10 +2,12 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
-import { parseForm, postedValues, readFormData } from "~/lib/forms";
+import { answerOr, submitted } from "~/lib/client-action";
+import { postedValues } from "~/lib/form-values";
+import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError, keepRetryAfter } from "~/lib/http";
-import { loginSchema } from "~/lib/schemas/auth";
-import { INVALID_CREDENTIALS, login } from "~/services/auth.server";
+import { INVALID_CREDENTIALS, loginSchema } from "~/lib/schemas/auth";
+import { login } from "~/services/auth.server";
 import { afterLoginPath, redirectIfLoggedIn, startSession } from "~/services/session.server";
 import type { Route } from "./+types/login";
 
@@ -17,6 +19,11 @@ const RESET_DONE_LOGIN = "Your password has been changed. Log in with your new p
 export function loader({ request, context, url }: Route.LoaderArgs) {
   return redirectIfLoggedIn(request, context, url);
 }
+
+export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+  const values = postedValues(await submitted(request), ["email"]);
+  return answerOr(serverAction, () => ({ message: INVALID_CREDENTIALS, fieldErrors: {}, values }));
+};
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);

@@ -13,10 +13,12 @@ import { Toast } from "~/components/Toast";
 import { isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
-import { HttpError, routeId } from "~/lib/http";
+import { answerOr, submitted } from "~/lib/client-action";
+import { HttpError, parseId, routeId } from "~/lib/http";
 import { FEW_LEFT, hasSizeChoice } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
-import { REVIEW_INTENTS, type ReviewActionResult, type ReviewIntent, type ReviewItem } from "~/lib/schemas/review";
+import { isReviewIntent, REVIEW_FAILED } from "~/lib/review-constants";
+import type { ReviewActionResult, ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
 import { readTogether } from "~/services/db.server";
 import { picturesPlan, toImageViews } from "~/services/product-images.server";
@@ -92,7 +94,18 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
-const isReviewIntent = (value: unknown): value is ReviewIntent => REVIEW_INTENTS.includes(value as ReviewIntent);
+
+/** A review (or an admin's delete) the server did not answer says SPEC's failure message where the form is. */
+export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+  const form = await submitted(request);
+  const intent = form.get("intent");
+  return answerOr(serverAction, () => {
+    if (!isReviewIntent(intent)) return { message: "Failed to delete product: the server did not answer" };
+    const values = intent === "review-delete" ? null : { comment: String(form.get("comment") ?? ""), rating: String(form.get("rating") ?? "") };
+    const failed: ReviewActionResult = { intent, reviewId: parseId(form.get("reviewId")), ok: false, message: REVIEW_FAILED[intent], fieldErrors: {}, values };
+    return failed;
+  });
+};
 
 export async function action({ request, params, context, url }: Route.ActionArgs) {
   const id = routeId(params.id);

@@ -3,6 +3,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
+import { answerOr } from "~/lib/client-action";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { profileFormSchema } from "~/lib/schemas/auth";
@@ -18,6 +19,9 @@ const UPDATE_FAILED = "Failed to update profile. Please try again.";
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { user: await requireUser(request, context, url) };
 }
+
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
+  answerOr(serverAction, () => ({ ok: false as const, message: UPDATE_FAILED, fieldErrors: {} }));
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser(request, context, url);

@@ -3,7 +3,9 @@ import { data, Form, Link, useActionData, useNavigation, useSearchParams } from 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
-import { parseForm, postedValues, readFormData } from "~/lib/forms";
+import { answerOr, submitted } from "~/lib/client-action";
+import { postedValues } from "~/lib/form-values";
+import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
 import { registerUser } from "~/services/auth.server";
@@ -20,6 +22,11 @@ const KEPT_FIELDS = ["name", "email", "address", "phone"] as const;
 export function loader({ request, context, url }: Route.LoaderArgs) {
   return redirectIfLoggedIn(request, context, url);
 }
+
+export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+  const values = postedValues(await submitted(request), KEPT_FIELDS);
+  return answerOr(serverAction, () => ({ message: REGISTRATION_FAILED, fieldErrors: {}, values }));
+};
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);

@@ -1,7 +1,8 @@
-import { data, redirect, useActionData, useLoaderData } from "react-router";
+import { data, isRouteErrorResponse, redirect, useActionData, useLoaderData } from "react-router";
 
 import { NotFoundPage } from "~/components/ErrorPage";
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
+import { answerOr } from "~/lib/client-action";
 import { FIX_FIELDS } from "~/lib/forms";
 import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
@@ -22,6 +23,8 @@ export async function loader({ request, params, context, url }: Route.LoaderArgs
     throw error;
   }
 }
+
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answerOr(serverAction, () => ({ message: UPDATE_FAILED, fieldErrors: undefined }));
 
 export async function action({ request, params, context, url }: Route.ActionArgs) {
   await requireAdmin(request, context, url);
@@ -56,6 +59,8 @@ export function meta() {
   return [{ title: "Update Product | Stride" }, { name: "robots", content: "noindex" }];
 }
 
-export function ErrorBoundary() {
-  return <NotFoundPage />;
+/** No such product: the not-found page. Anything else is the app's (root's ErrorBoundary). */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  throw error;
 }

@@ -3,7 +3,7 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 
 import type { Role } from "~/lib/constants";
 import { HttpError, conflict, unauthorized } from "~/lib/http";
-import type { LoginInput, ProfileInput, PublicUser, RegisterInput } from "~/lib/schemas/auth";
+import { INVALID_CREDENTIALS, type LoginInput, type ProfileInput, type PublicUser, type RegisterInput } from "~/lib/schemas/auth";
 import { constraintFailure, type Db, readWithNext, schema } from "./db.server";
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from "./password.server";
 import { issueToken, readToken, unverifiedClaims, type TokenClaims } from "./token.server";
@@ -12,7 +12,7 @@ const { users, loginAttempts, endedSessions } = schema;
 
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const INVALID_CREDENTIALS = "Invalid email or password.";
+export { INVALID_CREDENTIALS };
 export const EMAIL_TAKEN = "Email is already registered";
 
 /** A user as screens and the API may show them: never the password's hash nor the session version. */

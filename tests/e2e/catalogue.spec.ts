@@ -156,6 +156,24 @@ test("the navigation search suggests a product and opens it from the keyboard", 
   await expect(list).toBeHidden();
 });
 
+test("a search that fails is only logged: the page stays, and the next one suggests again", async ({ page }) => {
+  const { product, keyword } = await productWithUniqueKeyword(page.request);
+  await gotoHydrated(page, "/");
+  const logged: string[] = [];
+  page.on("console", (message) => message.type() === "error" && logged.push(message.text()));
+  await page.route("**/api/products/search?*", (route) => route.abort("internetdisconnected"));
+  const input = searchBox(page);
+  await input.fill(keyword);
+  await expect.poll(() => logged.some((text) => text.includes("Search failed"))).toBe(true);
+  await expect(page.getByRole("listbox", { name: "Matching products" })).toBeHidden();
+  await expect(page.getByTestId("product-card").first()).toBeVisible();
+  await expect(page.getByText("Unexpected Application Error!")).toHaveCount(0);
+
+  await page.unroute("**/api/products/search?*");
+  await input.fill(`${keyword} `);
+  await expect(page.getByRole("listbox", { name: "Matching products" }).getByRole("option").first()).toContainText(product.name);
+});
+
 test("the search says when nothing matches, Escape closes it, and Enter opens the results page", async ({ page }) => {
   const [product] = await demoProducts(page.request);
   await gotoHydrated(page, "/");

@@ -2,6 +2,9 @@ import { typeError, z } from "../zod";
 import { PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 
 // One shape per input, shared by the forms, the screen actions, the API routes and the OpenAPI document.
+
+/** SPEC §8: a login refused, whatever the reason. */
+export const INVALID_CREDENTIALS = "Invalid email or password.";
 const requiredText = (message: string) => z.string().trim().min(1, message);
 const email = z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Please enter a valid email address"));
 const phoneText = z.string({ error: typeError("Phone number is required", "Phone number must be text, such as \"0771234567\"") }).trim();

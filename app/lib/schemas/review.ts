@@ -100,8 +100,8 @@ export interface ReviewItem {
   canDelete: boolean;
 }
 
-export const REVIEW_INTENTS = ["review-create", "review-update", "review-delete"] as const;
-export type ReviewIntent = (typeof REVIEW_INTENTS)[number];
+export { REVIEW_INTENTS, type ReviewIntent } from "../review-constants";
+import type { ReviewIntent } from "../review-constants";
 
 /** What the product page's review actions answer when they do not redirect (a fetcher, or a failed plain post). */
 export interface ReviewActionResult {

@@ -1,5 +1,6 @@
 import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "react-router";
 
+import { answerOr, submitted } from "~/lib/client-action";
 import { readFormData } from "~/lib/forms";
 import { z } from "zod";
 
@@ -85,6 +86,12 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     slip,
   };
 }
+
+export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+  const form = await submitted(request);
+  const failed = { kind: "error" as const, orderId: Number(form.get("orderId")) || null, status: null, message: UPDATE_FAILED };
+  return answerOr(serverAction, () => failed);
+};
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context, url);
