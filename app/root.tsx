@@ -7,7 +7,9 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useFetchers,
+  useLocation,
   useMatches,
+  useNavigation,
   useRouteLoaderData,
 } from "react-router";
 
@@ -63,11 +65,17 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+const PRODUCT_PATH = /^\/product\/\d+$/;
+
 function Frame({ children }: { children: ReactNode }) {
   useAppLinkNavigation();
   const data = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
   const hideNav = matches.some((match) => (match.handle as RouteHandle | undefined)?.hideNav);
+  // SPEC §3: a product page "shows 'Loading...' until loaded", from wherever the shopper opened it.
+  const navigation = useNavigation();
+  const here = useLocation().pathname;
+  const loadingProduct = navigation.state === "loading" && PRODUCT_PATH.test(navigation.location.pathname) && navigation.location.pathname !== here;
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 dark:focus:bg-slate-900">
@@ -75,7 +83,13 @@ function Frame({ children }: { children: ReactNode }) {
       </a>
       {!hideNav && <NavBar user={data?.user ?? null} cartCount={data?.cartCount ?? 0} theme={data?.theme ?? "light-theme"} />}
       <main id="main" className="flex-1">
-        {children}
+        {loadingProduct ? (
+          <p role="status" className="mx-auto max-w-7xl px-4 py-24 text-center text-lg font-semibold sm:px-6">
+            Loading...
+          </p>
+        ) : (
+          children
+        )}
       </main>
     </div>
   );

@@ -83,7 +83,8 @@ function AccountLinks({ user }: { user: PublicUser | null }) {
       <AppLink to="/profile" className={linkClass(false)} aria-label={`Profile of ${user.name}`} title="Profile">
         <UserIcon className="size-6" />
       </AppLink>
-      <Form method="post" action="/logout">
+      {/* A whole page load, as SPEC asks of a logout: nothing of the session stays in the page. */}
+      <Form method="post" action="/logout" reloadDocument>
         <button type="submit" className={linkClass(false)}>
           Logout
         </button>

@@ -40,7 +40,7 @@ export const ProductCard = memo(function ProductCard({
       />
       {/* Over the picture, which starts the card. */}
       {!available && (
-        <span className="absolute left-3 top-3 rounded-full bg-slate-900/85 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-white dark:bg-white/90 dark:text-slate-900">
+        <span className="absolute left-3 top-3 rounded-full bg-slate-900/85 px-3 py-1 text-xs font-semibold tracking-wide text-white dark:bg-white/90 dark:text-slate-900">
           Out of Stock
         </span>
       )}

@@ -2,7 +2,7 @@ import { data, redirect, type AppLoadContext } from "react-router";
 
 import type { SessionUser } from "~/services/auth.server";
 import { createReview, deleteReview, updateReview } from "~/services/reviews.server";
-import { getOptionalUser } from "~/services/session.server";
+import { getSession, loginRedirect } from "~/services/session.server";
 import { parseForm } from "./forms";
 import { HttpError, parseId } from "./http";
 import { REVIEW_FAILED } from "./review-constants";
@@ -38,7 +38,11 @@ export async function reviewAction(request: Request, context: AppLoadContext, pr
     data<ReviewActionResult>({ intent, reviewId, ok: status < 300, message, fieldErrors, values: status < 300 ? null : values }, { status });
 
   try {
-    const user: SessionUser | null = await getOptionalUser(request, context);
+    const session = await getSession(request, context);
+    // A session that ended meanwhile is gone for good (SPEC §8: token and user are removed, on to /login); without
+    // one, the form asks for a login.
+    if (!session.user && session.reason === "invalid") return loginRedirect(new URL(`/product/${productId}#reviews`, request.url), { request });
+    const user: SessionUser | null = session.user;
     if (!user) throw new HttpError(401, REVIEW_MESSAGES.loginRequired);
     if (intent !== "review-create" && reviewId === null) throw new HttpError(404, REVIEW_MESSAGES.notFound);
 

@@ -198,7 +198,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
       {searchParams.has("checkout") && !user && (
         <div className="mt-4">
           <FormAlert>
-            Please login to place an order.{" "}
+            Please login to place an order{" · "}
             <Link to="/login?redirect=/cart" className="font-semibold underline">
               Login
             </Link>

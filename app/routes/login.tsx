@@ -16,6 +16,11 @@ export const handle = { hideNav: true };
 /** After a password reset (/login?reset=1). */
 const RESET_DONE_LOGIN = "Your password has been changed. Log in with your new password.";
 
+/** SPEC §8's words when a session ended under a form: the add-product form's, or the profile's (and every other). */
+function sessionExpiredMessage(redirectTo: string | null): string {
+  return redirectTo?.startsWith("/add_product") || redirectTo?.startsWith("/product/update/") ? "Session expired! Please login again." : "Session expired. Please login again.";
+}
+
 export function loader({ request, context, url }: Route.LoaderArgs) {
   return redirectIfLoggedIn(request, context, url);
 }
@@ -77,7 +82,13 @@ export default function LoginPage() {
       </fieldset>
 
       <Form ref={form} method="post" id="login-form" className="space-y-4" noValidate>
-        {result?.message ? <FormAlert>{result.message}</FormAlert> : searchParams.get("reset") === "1" && <FormAlert tone="success">{RESET_DONE_LOGIN}</FormAlert>}
+        {result?.message ? (
+          <FormAlert>{result.message}</FormAlert>
+        ) : searchParams.get("reset") === "1" ? (
+          <FormAlert tone="success">{RESET_DONE_LOGIN}</FormAlert>
+        ) : (
+          searchParams.get("expired") === "1" && <FormAlert>{sessionExpiredMessage(redirectTo)}</FormAlert>
+        )}
         <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} defaultValue={result?.values.email} />
         <PasswordField name="password" label="Password" autoComplete="current-password" required errors={errors?.password} />
         <p className="-mt-2 text-right text-sm">

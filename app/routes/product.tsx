@@ -1,4 +1,4 @@
-import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useFetcher, useLoaderData, useRouteLoaderData, useSearchParams } from "react-router";
 
 import { readFormData } from "~/lib/forms";
 
@@ -170,20 +170,10 @@ export default function ProductPage() {
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
-  const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const cart = useAddToCart();
   const isAdmin = root?.user?.role === "ROLE_ADMIN";
   const available = isPurchasable(product);
-  const loadingOther = navigation.state === "loading" && navigation.location.pathname.startsWith("/product/") && navigation.location.pathname !== `/product/${product.id}`;
-
-  if (loadingOther) {
-    return (
-      <p role="status" className="mx-auto max-w-7xl px-4 py-24 text-center text-lg font-semibold sm:px-6">
-        Loading...
-      </p>
-    );
-  }
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">

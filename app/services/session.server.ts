@@ -97,16 +97,20 @@ export async function cartCountOf(request: Request, context: AppLoadContext): Pr
  * Where a screen that needs a login sends the browser: the login page, with the way back. `url` is the route's own
  * (a loader's `url`), never request.url, which for a client navigation is the `.data` request's.
  */
-export function loginRedirect(url: URL): Response {
-  const back = url.pathname + url.search;
-  return redirect(`/login?${new URLSearchParams({ redirect: back })}`);
+export function loginRedirect(url: URL, ended?: { request: Request }): Response {
+  const params = new URLSearchParams({ redirect: url.pathname + url.search + url.hash });
+  if (!ended) return redirect(`/login?${params}`);
+  // A session that ended meanwhile (a logout elsewhere, a new password): the login page says so (SPEC §8: "Session
+  // expired"), and the dead cookie goes (token and user are removed).
+  params.set("expired", "1");
+  return redirect(`/login?${params}`, { headers: { "Set-Cookie": clearSessionCookie(ended.request) } });
 }
 
 /** Screens: no session goes to /login?redirect=<path>. */
 export async function requireUser(request: Request, context: AppLoadContext, url: URL): Promise<SessionUser> {
-  const user = await getOptionalUser(request, context);
-  if (!user) throw loginRedirect(url);
-  return user;
+  const session = await getSession(request, context);
+  if (!session.user) throw loginRedirect(url, session.reason === "invalid" ? { request } : undefined);
+  return session.user;
 }
 
 /** Screens: a visitor goes to the login page, a customer to /. */

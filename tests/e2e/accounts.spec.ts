@@ -18,9 +18,11 @@ test("a new shopper registers, logs out, logs back in and edits the profile", as
   await expect(profileLink).toBeVisible();
   await expect(page.getByRole("link", { name: "Login", exact: true })).toHaveCount(0);
 
-  // Logout goes to the login page and the session is gone.
+  // Logout goes to the login page, with a page load (SPEC), and the session is gone.
+  await page.evaluate(() => ((window as unknown as { beforeLogout: boolean }).beforeLogout = true));
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL("/login");
+  expect(await page.evaluate(() => (window as unknown as { beforeLogout?: boolean }).beforeLogout)).toBeUndefined();
   await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
 
   // Log in with the new account.

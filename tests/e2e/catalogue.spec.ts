@@ -156,6 +156,23 @@ test("the navigation search suggests a product and opens it from the keyboard", 
   await expect(list).toBeHidden();
 });
 
+test("a product page opened from the grid says 'Loading...' until it is loaded (SPEC)", async ({ page }) => {
+  await gotoHydrated(page, "/?category=Accessories");
+  const card = page.getByTestId("product-card").first();
+  const name = (await card.getByRole("heading", { level: 2 }).textContent())!;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/product/*.data*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await card.getByRole("link", { name }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Loading..." })).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+  await expect(page.getByRole("status").filter({ hasText: "Loading..." })).toHaveCount(0);
+});
+
 test("a search that fails is only logged: the page stays, and the next one suggests again", async ({ page }) => {
   const { product, keyword } = await productWithUniqueKeyword(page.request);
   await gotoHydrated(page, "/");

@@ -109,7 +109,9 @@ describe("admin screens", () => {
       for (const path of SCREENS) {
         const response = await call(path, { headers: cookie(who) });
         expect(response.status, path).toBe(302);
-        expect(response.headers.get("Location"), path).toBe(`/login?${new URLSearchParams({ redirect: path })}`);
+        // A token that is no session says so on the login page (SPEC §8: "Session expired").
+        const expected = new URLSearchParams({ redirect: path, ...(who === "bad token" ? { expired: "1" } : {}) });
+        expect(response.headers.get("Location"), path).toBe(`/login?${expected}`);
       }
     });
   }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { insertProduct, visibleText } from "./catalogue-helpers";
-import { call, postForm, testEnv } from "./helpers";
+import { call, postForm, setCookieFor, testEnv } from "./helpers";
 import {
   type Actor,
   admin,
@@ -271,6 +271,15 @@ describe("the review forms, posted without JavaScript", () => {
     const response = await postForm(`/product/${productId}`, createForm());
     expect(response.status).toBe(401);
     expect(visibleText(await response.text())).toContain("Please login to submit a review");
+    await expectRatingsInStep(productId, { count: 0, total: 0 });
+  });
+
+  it("create with a session that ended meanwhile: to the login page, which says so, the dead cookie cleared; nothing saved", async () => {
+    const productId = await newProduct();
+    const response = await postForm(`/product/${productId}`, createForm(), { cookie: "stride_session=ended.or.forged" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/login?redirect=${encodeURIComponent(`/product/${productId}#reviews`)}&expired=1`);
+    expect(setCookieFor(response, "stride_session")).toMatch(/Max-Age=0/);
     await expectRatingsInStep(productId, { count: 0, total: 0 });
   });
 

@@ -253,10 +253,16 @@ describe("profile screen", () => {
     expect(body).not.toContain(".data");
   });
 
-  it("GET /profile with an invalid session cookie goes to the login page too", async () => {
+  it("GET /profile with an invalid session cookie goes to the login page too, which says the session expired, and the cookie goes", async () => {
     const response = await call("/profile", { headers: { Cookie: "stride_session=garbage" } });
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/login?redirect=%2Fprofile");
+    expect(response.headers.get("Location")).toBe("/login?redirect=%2Fprofile&expired=1");
+    expect(setCookieFor(response, "stride_session")).toMatch(/^stride_session=;.*Max-Age=0/i);
+    const login = await (await call("/login?redirect=%2Fprofile&expired=1")).text();
+    expect(login).toContain("Session expired. Please login again.");
+    // The add-product form's own words (SPEC §8).
+    expect(await (await call("/login?redirect=%2Fadd_product&expired=1")).text()).toContain("Session expired! Please login again.");
+    expect(await (await call("/login?redirect=%2Fprofile")).text()).not.toContain("Session expired");
   });
 
   it("GET /profile with a session is 200, prefilled, without the navigation bar", async () => {

@@ -79,7 +79,7 @@ describe("logout ends the session on the server", () => {
     await expectDeadToken(await call(ME, { headers: { Cookie: cookie } }));
     const screen = await call("/orders", { headers: { Cookie: cookie } });
     expect(screen.status).toBe(302);
-    expect(screen.headers.get("Location")).toBe("/login?redirect=%2Forders");
+    expect(screen.headers.get("Location")).toBe("/login?redirect=%2Forders&expired=1");
     expect(await (await call("/api/auth/validate", { headers: authHeader(token) })).json()).toEqual({ valid: false });
   });
 
@@ -183,7 +183,7 @@ describe("a password change ends the other sessions and keeps the one that made 
     await expectDeadToken(await call(ME, { headers: { Cookie: cookie } }));
     const oldScreen = await call("/profile", { headers: { Cookie: cookie } });
     expect(oldScreen.status).toBe(302);
-    expect(oldScreen.headers.get("Location")).toBe("/login?redirect=%2Fprofile");
+    expect(oldScreen.headers.get("Location")).toBe("/login?redirect=%2Fprofile&expired=1");
 
     expect((await call("/profile", { headers: { Cookie: fresh } })).status).toBe(200);
     expect((await call(ME, { headers: authHeader(cookieValue(response, "stride_session")) })).status).toBe(200);
