@@ -15,7 +15,7 @@ import {
 
 import "./app.css";
 import { useAppLinkNavigation } from "./components/AppLink";
-import { ErrorPage, NotFoundPage } from "./components/ErrorPage";
+import { ErrorPage, NotFoundPage, ProductsLoadError } from "./components/ErrorPage";
 import { NavBar } from "./components/NavBar";
 import { isTheme, type Theme } from "./lib/constants";
 import { useNonce } from "./lib/nonce";
@@ -115,6 +115,7 @@ export function meta() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { pathname } = useLocation();
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <Frame>
@@ -123,6 +124,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     );
   }
   if (!isRouteErrorResponse(error)) console.error(error);
+  // A grid whose load failed as a whole (the connection dropped: every loader of the request fails with it, the
+  // root's too, so the error lands here) still shows the grid's own error image.
+  if (pathname === "/") {
+    return (
+      <Frame>
+        <ProductsLoadError />
+      </Frame>
+    );
+  }
   return (
     <Frame>
       <ErrorPage title="Unexpected Application Error!" message="Something went wrong on our side. Please try again in a moment." />

@@ -16,3 +16,21 @@ export function ErrorPage({ title, message, status }: { title: string; message: 
 export function NotFoundPage() {
   return <ErrorPage status={404} title="Page not found" message="We couldn't find the page you were looking for. It may have moved, or the address may be mistyped." />;
 }
+
+/** SPEC §3 and §8: the grid's own error image, when the products could not be loaded. */
+export function ProductsLoadError() {
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-center px-6 py-20 text-center">
+      <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true" className="text-slate-300 dark:text-slate-700">
+        <rect x="10" y="24" width="100" height="72" rx="10" fill="none" stroke="currentColor" strokeWidth="6" />
+        <path d="M30 80l20-24 14 16 10-12 16 20" fill="none" stroke="currentColor" strokeWidth="6" strokeLinejoin="round" />
+        <path d="M22 18l76 84" stroke="#ef4444" strokeWidth="7" strokeLinecap="round" />
+      </svg>
+      <h1 className="mt-6 text-2xl font-bold">We couldn't load the products</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-400">Please check your connection and try again.</p>
+      <Link to="/" reloadDocument className="btn-primary mt-6">
+        Try again
+      </Link>
+    </div>
+  );
+}

@@ -1,8 +1,9 @@
-import { Form, Link, isRouteErrorResponse, redirect, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
+import { Form, isRouteErrorResponse, redirect, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 
 import { AppLink } from "~/components/AppLink";
 import { Filters } from "~/components/Filters";
 import { Pagination } from "~/components/Pagination";
+import { ProductsLoadError } from "~/components/ErrorPage";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
 import { activeFilterCount, compactListingUrl, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
@@ -162,18 +163,5 @@ export function meta({ data }: Route.MetaArgs) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!isRouteErrorResponse(error)) console.error(error);
-  return (
-    <div className="mx-auto flex max-w-xl flex-col items-center px-6 py-20 text-center">
-      <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true" className="text-slate-300 dark:text-slate-700">
-        <rect x="10" y="24" width="100" height="72" rx="10" fill="none" stroke="currentColor" strokeWidth="6" />
-        <path d="M30 80l20-24 14 16 10-12 16 20" fill="none" stroke="currentColor" strokeWidth="6" strokeLinejoin="round" />
-        <path d="M22 18l76 84" stroke="#ef4444" strokeWidth="7" strokeLinecap="round" />
-      </svg>
-      <h1 className="mt-6 text-2xl font-bold">We couldn't load the products</h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-400">Please check your connection and try again.</p>
-      <Link to="/" reloadDocument className="btn-primary mt-6">
-        Try again
-      </Link>
-    </div>
-  );
+  return <ProductsLoadError />;
 }

@@ -54,3 +54,12 @@ test("a review saved with no answer says 'Failed to update review. Please try ag
   await expect(own.getByLabel("Edit your review")).toHaveValue("Still comfortable a month on.");
   await noErrorPage(page);
 });
+
+test("a grid that cannot be loaded shows the grid's error image (SPEC), not the error page", async ({ page }) => {
+  await gotoHydrated(page, "/");
+  await page.route("**/_root.data*", (route) => route.abort("internetdisconnected"));
+  await page.locator("summary", { hasText: "Categories" }).first().click();
+  await page.getByRole("link", { name: "Ladies", exact: true }).first().click();
+  await expect(page.getByRole("heading", { name: "We couldn't load the products" })).toBeVisible();
+  await noErrorPage(page);
+});
