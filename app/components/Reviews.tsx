@@ -369,6 +369,13 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
   };
 
   const deleteError = failed?.intent === "review-delete" ? failed.message : null;
+  // SPEC §8: a failed delete is an alert, once per answer (it stays written under the review too).
+  const alerted = useRef<ReviewActionResult | null>(null);
+  useEffect(() => {
+    if (!deleteError || fetcher.data !== failed || alerted.current === failed) return;
+    alerted.current = failed ?? null;
+    window.alert(deleteError);
+  }, [deleteError, failed, fetcher.data]);
 
   return (
     <li

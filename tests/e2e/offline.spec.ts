@@ -53,6 +53,18 @@ test("a review saved with no answer says 'Failed to update review. Please try ag
   await expect(own.getByRole("alert")).toHaveText("Failed to update review. Please try again.");
   await expect(own.getByLabel("Edit your review")).toHaveValue("Still comfortable a month on.");
   await noErrorPage(page);
+
+  // A delete with no answer: SPEC's message, as an alert (after the confirmation), and the review stays.
+  await own.getByRole("link", { name: "Cancel" }).click();
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.accept();
+  });
+  await own.getByRole("link", { name: "Delete your review" }).click();
+  await expect.poll(() => dialogs).toEqual(["confirm: Are you sure you want to delete this review?", "alert: Failed to delete review. Please try again."]);
+  await expect(own.getByText("Comfortable from the first day.")).toBeVisible();
+  await noErrorPage(page);
 });
 
 test("a grid that cannot be loaded shows the grid's error image (SPEC), not the error page", async ({ page }) => {
