@@ -130,9 +130,10 @@ test("a forgotten password is reset through the link on /admin/outbox: the new p
   await logIn(page, { email: user.email, password: newPassword });
   await expect(page).toHaveURL("/");
 
-  // The session from before the reset has ended.
+  // The session from before the reset has ended, and the login page says so.
   await oldPage.goto("/profile");
-  await expect(oldPage).toHaveURL(/\/login\?redirect=%2Fprofile$/);
+  await expect(oldPage).toHaveURL(/\/login\?redirect=%2Fprofile&expired=1$/);
+  await expect(oldPage.getByRole("alert")).toHaveText("Session expired. Please login again.");
   await oldDevice.close();
 
   // The link is spent.
