@@ -12,8 +12,6 @@ import { DEFAULT_RATING, REVIEW_MESSAGES, reviewFormSchema, type ReviewActionRes
 // JavaScript) posts a `redirectTo` field and, after a success, is sent back to the product's reviews (post, redirect,
 // get); a fetcher posts without it and gets the result as data, so the page stays where it is.
 
-const FAILED = REVIEW_FAILED;
-
 function text(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === "string" ? value : "";
@@ -25,9 +23,9 @@ function reviewIdOf(form: FormData): number | null {
 
 /** SPEC §8: a submit shows 401 as 'Please login to submit a review', else the server's message; edits and deletes show theirs. */
 function messageFor(intent: ReviewIntent, error: HttpError): string {
-  if (intent !== "review-create") return FAILED[intent];
+  if (intent !== "review-create") return REVIEW_FAILED[intent];
   if (error.status === 401) return REVIEW_MESSAGES.loginRequired;
-  return error.message || FAILED[intent];
+  return error.message || REVIEW_FAILED[intent];
 }
 
 export async function reviewAction(request: Request, context: AppLoadContext, productId: number, intent: ReviewIntent, form: FormData) {
@@ -51,7 +49,7 @@ export async function reviewAction(request: Request, context: AppLoadContext, pr
     } else {
       const parsed = parseForm(form, reviewFormSchema);
       if (!parsed.ok) {
-        const message = intent === "review-create" ? parsed.message : FAILED[intent];
+        const message = intent === "review-create" ? parsed.message : REVIEW_FAILED[intent];
         return result(400, message, parsed.fieldErrors);
       }
       const { comment, rating } = parsed.data;
@@ -61,7 +59,7 @@ export async function reviewAction(request: Request, context: AppLoadContext, pr
   } catch (error) {
     if (error instanceof HttpError) return result(error.status, messageFor(intent, error), error.fieldErrors);
     console.error(`Product page ${intent} failed`, error);
-    return result(500, FAILED[intent]);
+    return result(500, REVIEW_FAILED[intent]);
   }
 
   if (typeof redirectTo === "string") {

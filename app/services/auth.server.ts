@@ -12,7 +12,6 @@ const { users, loginAttempts, endedSessions } = schema;
 
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export { INVALID_CREDENTIALS };
 export const EMAIL_TAKEN = "Email is already registered";
 
 /** A user as screens and the API may show them: never the password's hash nor the session version. */
