@@ -8,9 +8,10 @@ import { ProductCard } from "./ProductCard";
 
 /**
  * One column on phones up to four on wide screens; cards never narrower than 250px (SPEC: a card's minimum width).
- * Only the first card's picture is fetched at once, with high priority: it is the largest paint on every screen size. The others load lazily, so on a
- * phone (one column, the first card alone in view) they no longer compete with the page's CSS, scripts and that first
- * picture; on wide screens the rest of the first row starts as soon as the layout places it in view.
+ * Only the first card's picture is fetched at once, with high priority: it is the largest paint on every screen size.
+ * The others load lazily, so on a phone (one column, the first card alone in view) they no longer compete with the
+ * page's CSS, scripts and that first picture; on wide screens the rest of the first row starts as soon as the layout
+ * places it in view.
  *
  * The cards' links are AppLinks (plain <a>s), and the grid prefetches for all of them as <Link prefetch="intent"> does
  * for one: pointing at, focusing or touching a card prefetches its page. Likewise the cards' Add to Cart buttons
