@@ -103,11 +103,17 @@ export function readWithNext<T>(db: Db, plan: ReadPlan<T>): { answer: () => Prom
 
 export type ConstraintFailure = "unique" | "check" | "foreign-key";
 
+/** A failed D1 statement's message and its cause's: D1 tells what failed only in words. */
+const failureText = (error: unknown) => `${String((error as { cause?: unknown })?.cause ?? "")} ${String(error)}`;
+
 /** Which SQLite constraint a failed D1 statement or batch broke, if any (D1 reports it only in the message). */
 export function constraintFailure(error: unknown): ConstraintFailure | null {
-  const text = `${String((error as { cause?: unknown })?.cause ?? "")} ${String(error)}`;
+  const text = failureText(error);
   if (text.includes("UNIQUE constraint failed")) return "unique";
   if (text.includes("CHECK constraint failed")) return "check";
   if (text.includes("FOREIGN KEY constraint failed")) return "foreign-key";
   return null;
 }
+
+/** Whether a failed D1 statement or batch was aborted by a trigger's `RAISE(ABORT, '<tag>: ...')`. */
+export const abortedByTrigger = (error: unknown, tag: string): boolean => failureText(error).includes(`${tag}:`);

@@ -8,7 +8,7 @@ import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http
 import type { OrderInput, OrderView } from "~/lib/schemas/order";
 import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
-import { constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
+import { abortedByTrigger, constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { outboxValues, type Mailer } from "./outbox.server";
 import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
@@ -350,8 +350,15 @@ export async function changeOrderStatus(db: Db, orderId: number, status: OrderSt
       ]);
       mailIds = inserted.results.map((mailRow) => mailRow.id);
     } catch (error) {
-      if (constraintFailure(error) !== "check") throw error;
-      const items = await db.select({ sizeId: orderItems.sizeId, quantity: orderItems.quantity }).from(orderItems).where(eq(orderItems.orderId, orderId));
+      // migrations/0015: a cancelled order reopened with a line whose size (or product) is gone.
+      const sizeGone = abortedByTrigger(error, "order_reopen");
+      if (!sizeGone && constraintFailure(error) !== "check") throw error;
+      const items = await db
+        .select({ sizeId: orderItems.sizeId, quantity: orderItems.quantity, productName: orderItems.productName, sizeLabel: orderItems.sizeLabel })
+        .from(orderItems)
+        .where(eq(orderItems.orderId, orderId));
+      const gone = items.find((item) => item.sizeId === null);
+      if (sizeGone) throw conflict(`Cannot reopen this order: ${gone ? nameWithSize(gone.productName, gone.sizeLabel) : "a product"} is no longer sold`);
       const short = await shortSize(db, new Map(items.flatMap((item) => (item.sizeId ? [[item.sizeId, item.quantity] as const] : []))));
       throw conflict(short ? `Cannot reopen this order: ${insufficientStock(short)}` : "Cannot reopen this order: its stock is no longer there");
     }

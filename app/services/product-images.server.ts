@@ -7,7 +7,7 @@ import type { UploadLimits, UploadedFile } from "~/lib/multipart.server";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX, pictureAlt } from "~/lib/product-images";
 import type { PicturesInput, ProductImageView } from "~/lib/schemas/product";
 import type { ImageUpload } from "./catalogue.server";
-import { type Db, type ReadPlan, constraintFailure, schema } from "./db.server";
+import { type Db, type ReadPlan, abortedByTrigger, constraintFailure, schema } from "./db.server";
 
 // A product's pictures (up to 8, first to last): stored in R2 under products/{id}/{uuid}, listed in product_images.
 // The first one is mirrored into products.image_* by the triggers of migrations/0007.
@@ -139,9 +139,7 @@ async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpl
  * fails the batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
  */
 /** The abort of migrations/0011's trigger: another save of the pictures committed first. */
-function picturesChanged(error: unknown): boolean {
-  return `${String((error as { cause?: unknown })?.cause ?? "")} ${String(error)}`.includes("pictures_version:");
-}
+const picturesChanged = (error: unknown) => abortedByTrigger(error, "pictures_version");
 
 export async function savePictures(
   db: Db,

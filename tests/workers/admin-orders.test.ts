@@ -95,13 +95,20 @@ describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
     expect(await stockOf(shoe)).toBe(3);
   });
 
-  it("an order whose product was deleted can still be cancelled and reopened (its lines keep name and price)", async () => {
-    const shoe = await stockedProduct(2500, 3);
+  it("an order whose product was deleted can still be cancelled (its lines keep name and price), but not reopened: 409, no mail", async () => {
+    const shoe = await stockedProduct(2500, 3, { name: "Retired Runner" });
     const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
     await testEnv.DB.prepare("DELETE FROM products WHERE id = ?").bind(shoe).run();
-    expect((await setStatus(admin.token, order.id, "CANCELLED")).status).toBe("CANCELLED");
-    const reopened = await setStatus(admin.token, order.id, "PENDING");
-    expect(reopened.orderItems[0]).toMatchObject({ productId: null, quantity: 1, price: 2500 });
+    const cancelled = await setStatus(admin.token, order.id, "CANCELLED");
+    expect(cancelled.orderItems[0]).toMatchObject({ productId: null, quantity: 1, price: 2500 });
+    const mails = async () => (await testEnv.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE order_id = ?").bind(order.id).first<{ n: number }>())!.n;
+    const mailsBefore = await mails();
+    // API.md: moving out of CANCELLED takes the stock again, 409 if it is no longer there; a deleted product's is not.
+    const body = await expectApiError(await putStatus(admin.token, order.id, "PENDING"), 409);
+    expect(body.message).toBe("Cannot reopen this order: Retired Runner is no longer sold");
+    const [after] = (await listOrders(admin.token, "CANCELLED")).filter((listed) => listed.id === order.id);
+    expect(after.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
+    expect(await mails()).toBe(mailsBefore);
   });
 
   it("refuses an unknown or missing status (400) and an unknown order (404)", async () => {

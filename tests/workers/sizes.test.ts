@@ -337,6 +337,25 @@ describe("orders per size", () => {
     expect([await sizeStock(s40), await sizeStock(s42)]).toEqual([2, 1]);
   });
 
+  it("a cancelled order whose size was removed cannot be reopened, even after a size of the same label is added: 409, no stock taken", async () => {
+    const created = await shoe();
+    const s40 = sizeId(created, "EU 40");
+    const order = await placeOrder(customer.token, [{ productId: created.id, sizeId: s40, quantity: 2 }]);
+    const status = (value: string) => call(`/api/orders/admin/${order.id}/status?status=${value}`, { method: "PUT", headers: authHeader(admin.token) });
+    expect((await status("CANCELLED")).status).toBe(200);
+    const withoutEu40 = created.sizes.filter((size) => size.id !== s40);
+    expect((await updateProduct(created, { sizes: withoutEu40 })).status).toBe(200);
+    const readded = await getProduct(created.id);
+    expect((await updateProduct(readded, { sizes: [...readded.sizes, { label: "EU 40", stockQuantity: 0 }] })).status).toBe(200);
+    const body = await expectApiError(await status("CONFIRMED"), 409);
+    expect(body.message).toBe(`Cannot reopen this order: ${created.name} (EU 40) is no longer sold`);
+    const now = await getProduct(created.id);
+    expect(now.sizes.find((size) => size.label === "EU 40")?.stockQuantity).toBe(0);
+    expect(now.stockQuantity).toBe(created.stockQuantity - 3);
+    const mine = (await (await call("/api/orders/my", { headers: authHeader(customer.token) })).json()) as Order[];
+    expect(mine.find((o) => o.id === order.id)?.status).toBe("CANCELLED");
+  });
+
   it("removing a size that a past order used keeps the order's line intact", async () => {
     const created = await shoe();
     const s40 = sizeId(created, "EU 40");
