@@ -61,7 +61,10 @@ function contentSecurityPolicy(inlineScripts: string[], frameableBySelf = false)
   ].join("; ");
 }
 
-function withSecurityHeaders(response: Response, inlineScripts: string[]): Response {
+/** A year: browsers that once reached the shop over HTTPS never try plain HTTP again (not the subdomains: not ours). */
+const STRICT_TRANSPORT_SECURITY = "max-age=31536000";
+
+function withSecurityHeaders(response: Response, inlineScripts: string[], https: boolean): Response {
   // Responses from fetch or R2 can carry immutable headers; a copy shares the body stream.
   const secured = new Response(response.body, response);
   const headers = secured.headers;
@@ -73,6 +76,8 @@ function withSecurityHeaders(response: Response, inlineScripts: string[]): Respo
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", frameableBySelf ? "SAMEORIGIN" : "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  // Browsers ignore it over plain HTTP (the shop on localhost); sent only where it means something.
+  if (https) headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   return secured;
 }
 
@@ -134,13 +139,14 @@ export default {
     const api = isApiPath(url);
     // A listed origin (ALLOWED_ORIGINS) calling the API: answered with CORS headers, authenticated by bearer token only.
     const corsOrigin = allowedCrossOrigin(request, url, env.ALLOWED_ORIGINS);
+    const https = url.protocol === "https:";
     const secure = (response: Response, inlineScripts: string[] = []) => {
-      const secured = withSecurityHeaders(response, inlineScripts);
+      const secured = withSecurityHeaders(response, inlineScripts, https);
       if (api) withCorsHeaders(secured.headers, corsOrigin);
       return secured;
     };
     // A preflight's answer carries its own grant (or none, when refused).
-    if (api && isPreflight(request)) return withSecurityHeaders(preflightResponse(request, corsOrigin), []);
+    if (api && isPreflight(request)) return withSecurityHeaders(preflightResponse(request, corsOrigin), [], https);
     if (corsOrigin === null && isCrossOriginWrite(request)) {
       await discardUnreadBody(request);
       const body = JSON.stringify({ message: "Cross-origin request refused" });

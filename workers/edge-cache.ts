@@ -20,9 +20,15 @@ export const PAGE_MAX_AGE_SECONDS = 60;
 /** robots.txt says the same for the life of a deployment. */
 const ROBOTS_MAX_AGE_SECONDS = 86_400;
 
-/** What the cached entrypoint needs to render a page as any anonymous visitor would see it. */
+/**
+ * What the cached entrypoint needs to render a page as any anonymous visitor would see it, and so its cache key beside
+ * the path and query (Workers Caching keys on ctx.props, not on the host). The origin is in it because a page prints
+ * absolute URLs (its canonical link, the sitemaps, robots.txt): one rendered for another host (the workers.dev
+ * address, say) must never answer for this one.
+ */
 export interface PageProps {
   theme: Theme;
+  origin: string;
 }
 
 // Headers between the cached entrypoint and the gateway; the gateway strips them before a response leaves.
@@ -36,7 +42,7 @@ const INTERNAL_HEADERS = [SCRIPT_HASHES_HEADER, RENDERED_AT_HEADER, EDGE_CACHE_C
 const CATALOGUE_PATH = /^\/(?:_root\.data|search(?:\.data)?|product\/\d{1,12}(?:\.data)?|robots\.txt|sitemap\.xml|sitemaps\/[\w.-]+)?$/;
 
 /**
- * The visitor's theme when the request may be answered from the shared cache, else null: a GET or HEAD of a catalogue
+ * The page's props when the request may be answered from the shared cache, else null: a GET or HEAD of a catalogue
  * page with no session (even a dead one), no bearer token and no line in the visitor's cart. The theme is the one
  * thing of the visitor's that the page shows, so it is part of the cache key (as ctx.props).
  */
@@ -48,7 +54,7 @@ export function sharedPageVisit(request: Request, url: URL): PageProps | null {
   if (readCookie(cookie, SESSION_COOKIE) !== null) return null;
   if (readGuestCart(cookie).length > 0) return null;
   const theme = readCookie(cookie, THEME_COOKIE);
-  return { theme: isTheme(theme) ? theme : DEFAULT_THEME };
+  return { theme: isTheme(theme) ? theme : DEFAULT_THEME, origin: url.origin };
 }
 
 /** The request the cached entrypoint renders: the visitor's, less every cookie but the theme and less any credential. */
@@ -76,7 +82,9 @@ export async function markShared(response: Response, url: URL, renderedAt: numbe
   const robots = url.pathname === "/robots.txt";
   const maxAge = robots ? ROBOTS_MAX_AGE_SECONDS : PAGE_MAX_AGE_SECONDS;
   headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
-  headers.set(EDGE_CACHE_CONTROL, `max-age=${maxAge}`);
+  // Without stale-if-error=0, Cloudflare serves an expired page for as long as the Worker fails to render it again,
+  // and a page that shows stock would outlive its bound. robots.txt shows none.
+  headers.set(EDGE_CACHE_CONTROL, robots ? `max-age=${maxAge}` : `max-age=${maxAge}, stale-if-error=0`);
   if (!headers.has("Cache-Tag")) headers.set("Cache-Tag", robots ? "robots" : CATALOGUE_TAG);
   headers.set(RENDERED_AT_HEADER, String(renderedAt));
   headers.delete("Content-Length");
@@ -132,9 +140,8 @@ export function servedPage(response: Response): { page: Response; inlineScripts:
 const CACHE_ORIGIN = "https://edge-cache.stride.internal";
 // The Workers runtime's own cache; the DOM's CacheStorage type, also in scope, does not know it.
 const defaultCache = () => (caches as unknown as { default: Cache }).default;
-// The page's own origin is part of the key: a page prints absolute URLs (its canonical link, the sitemaps), so one asked
-// for under another Host must never answer for this one.
-const pageKey = (url: URL, { theme }: PageProps) => `${CACHE_ORIGIN}/page/${theme}/${encodeURIComponent(url.origin)}${url.pathname}${url.search}`;
+// Keyed as Workers Caching keys the entrypoint: the path and query, and the props.
+const pageKey = (url: URL, { theme, origin }: PageProps) => `${CACHE_ORIGIN}/page/${theme}/${encodeURIComponent(origin)}${url.pathname}${url.search}`;
 const purgeKey = (tag: string) => `${CACHE_ORIGIN}/purged/${encodeURIComponent(tag.toLowerCase())}`;
 /** The time of the last purge of any tag: while it is older than a page, no purge can have named the page's tags. */
 const LAST_PURGE_KEY = `${CACHE_ORIGIN}/last-purge`;

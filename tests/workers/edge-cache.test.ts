@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { markShared } from "../../workers/edge-cache";
+import { markShared, sharedPageVisit } from "../../workers/edge-cache";
 import { insertProduct, onlySizeOf, png, productBody, tag, updateProductApi, visibleText } from "./catalogue-helpers";
 import { putStatus } from "./admin-helpers";
 import { call, testEnv } from "./helpers";
@@ -67,6 +67,12 @@ describe("anonymous catalogue pages come from the shared cache", () => {
     expect(here.status).toBe("MISS");
     expect(here.html).not.toContain("elsewhere.example");
     expect(here.html).toContain(`rel="canonical" href="http://localhost/product/${id}"`);
+  });
+
+  it("the origin is in the entrypoint's props, which Workers Caching keys on (it does not key on the host)", async () => {
+    const request = (url: string) => new Request(url, { headers: { Cookie: "theme=dark-theme" } });
+    expect(sharedPageVisit(request("https://stride.lk/product/7"), new URL("https://stride.lk/product/7"))).toEqual({ theme: "dark-theme", origin: "https://stride.lk" });
+    expect(sharedPageVisit(request("https://stride.example.workers.dev/"), new URL("https://stride.example.workers.dev/"))?.origin).toBe("https://stride.example.workers.dev");
   });
 
   it("client navigations (.data) are shared too", async () => {
@@ -138,7 +144,10 @@ describe("a page that depends on who asks is never stored nor served to anyone e
     const notFound = await markShared(new Response("x", { status: 404 }), url, 0);
     expect(notFound.headers.get("Cache-Control")).toBe("private, no-store");
     const shared = await markShared(new Response("x"), url, 0);
-    expect(shared.headers.get("Cloudflare-CDN-Cache-Control")).toBe("max-age=60");
+    // At most 60 seconds old, also when the Worker fails to render it again (Cloudflare's default serves stale then).
+    expect(shared.headers.get("Cloudflare-CDN-Cache-Control")).toBe("max-age=60, stale-if-error=0");
+    const robots = await markShared(new Response("x"), new URL("http://localhost/robots.txt"), 0);
+    expect(robots.headers.get("Cloudflare-CDN-Cache-Control")).toBe("max-age=86400");
   });
 
   it("a 404 product page is not stored", async () => {

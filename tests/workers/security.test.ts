@@ -49,6 +49,13 @@ describe("security headers", () => {
     vi.unstubAllEnvs();
   });
 
+  it("answers over HTTPS tell browsers to keep to HTTPS (HSTS); over plain HTTP (localhost) the header is left out", async () => {
+    for (const path of ["https://stride.example/login", "https://stride.example/api/products", "https://stride.example/"]) {
+      expect((await call(path)).headers.get("Strict-Transport-Security"), path).toBe("max-age=31536000");
+    }
+    expect((await call("/login")).headers.has("Strict-Transport-Security")).toBe(false);
+  });
+
   it("an HTML page carries a nonce-based CSP whose nonce is on every <script>", async () => {
     vi.stubEnv("DEV", false);
     const response = await call("/login");
