@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigate } from "react-router";
+import { Form, Link, useNavigate, useRevalidator } from "react-router";
 
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffChosenFile, type SniffedType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
@@ -52,6 +52,7 @@ export function CheckoutModal({
   serverError: { message: string; fieldErrors?: Record<string, string[]> } | null;
 }) {
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
   const form = useRef<HTMLFormElement>(null);
   const [slip, setSlip] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -87,12 +88,17 @@ export function CheckoutModal({
     if (problem || !customer.success || !slip) return setMessage({ tone: "error", text: problem ?? BANK_SLIP_MESSAGES.missing });
 
     const body = new FormData();
-    body.set("order", JSON.stringify({ ...customer.data, orderItems: lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity })) }));
+    const orderItems = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
+    body.set("order", JSON.stringify({ ...customer.data, orderItems, expectedTotal: total }));
     body.set("bankSlip", slip);
     setPlacing(true);
     const response = await fetch("/api/orders", { method: "POST", body }).catch(() => null);
     setPlacing(false);
-    if (!response?.ok) return setMessage({ tone: "error", text: await failureMessage(response) });
+    if (!response?.ok) {
+      // A refusal on the cart's contents (a price changed, a size sold out) shows the cart as it now is.
+      if (response?.status === 409) revalidator.revalidate();
+      return setMessage({ tone: "error", text: await failureMessage(response) });
+    }
 
     const order = (await response.json()) as { id: number };
     form.current?.reset();
@@ -160,6 +166,7 @@ export function CheckoutModal({
       {/* Without JavaScript this form posts to the cart's action, which places the same order. */}
       <Form ref={form} method="post" action="/cart?checkout" encType="multipart/form-data" onSubmit={placeOrder} className="mt-6 space-y-4" noValidate>
         <input type="hidden" name="intent" value="checkout" />
+        <input type="hidden" name="expectedTotal" value={total} />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field name="customerName" label="Full name" autoComplete="name" defaultValue={user.name} errors={errors?.customerName} />

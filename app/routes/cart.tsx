@@ -15,7 +15,7 @@ import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
 import { HttpError } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
-import { checkoutCustomerSchema } from "~/lib/schemas/order";
+import { checkoutCustomerSchema, orderInputSchema } from "~/lib/schemas/order";
 import {
   clearServerCart,
   getGuestCart,
@@ -76,6 +76,14 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+/** The total the checkout showed (a hidden field), when it sent one: placeOrder refuses an order whose total changed. */
+function expectedTotalOf(form: FormData): number | undefined {
+  const sent = form.get("expectedTotal");
+  if (typeof sent !== "string" || sent.trim() === "") return undefined;
+  const parsed = orderInputSchema.shape.expectedTotal.safeParse(Number(sent));
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart. */
 async function checkout({ request, context, url }: Route.ActionArgs, form: FormData) {
   const user = await requireUser(request, context, url);
@@ -85,7 +93,9 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
   const lines = await getServerCart(context.db, user.id);
   if (!lines.length) throw new HttpError(400, "Your cart is empty");
   const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
-  const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, { ...customer.data, orderItems: items }, slip, mailerFor(request, context));
+  const expectedTotal = expectedTotalOf(form);
+  const input = { ...customer.data, orderItems: items, expectedTotal };
+  const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context));
   return redirect(`/orders/${order.id}?placed=1`);
 }
 

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL, type SQLWrapper } from "dri
 import type { OrderStatus } from "~/lib/constants";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
 import { orderPlacedMail, orderStatusMail } from "~/lib/emails.server";
-import { centsToRupees } from "~/lib/format";
+import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http";
 import type { OrderInput, OrderView } from "~/lib/schemas/order";
 import { nameWithSize, type SizeView } from "~/lib/sizes";
@@ -17,6 +17,7 @@ export type OrderRow = typeof orders.$inferSelect;
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
+export const PRICES_CHANGED = "Prices have changed since you opened the checkout. Please check the new total and place your order again.";
 
 export interface BankSlip {
   bytes: Uint8Array;
@@ -106,6 +107,8 @@ function confirmationRow(db: Db, mailer: Mailer, user: SessionUser, input: Order
 export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, input: OrderInput, slip: BankSlip, mailer: Mailer): Promise<OrderView> {
   const lines = await orderLines(db, input.orderItems);
   const totalCents = lines.reduce((total, { product, quantity }) => total + product.priceCents * quantity, 0);
+  // The lines are written at the prices read here, so the order is charged exactly what this compared.
+  if (input.expectedTotal !== undefined && rupeesToCents(input.expectedTotal) !== totalCents) throw conflict(PRICES_CHANGED);
 
   const slipKey = `slips/${crypto.randomUUID()}`;
   await bucket.put(slipKey, slip.bytes, { httpMetadata: { contentType: slip.type } });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { expectApiError, onlySizeOf, tag } from "./catalogue-helpers";
 import { paddedPng, sameBytes } from "./fixtures/images";
-import { authHeader, call } from "./helpers";
+import { authHeader, call, testEnv } from "./helpers";
 import {
   type Account,
   JPEG_1X1,
@@ -334,6 +334,29 @@ describe("POST /api/orders, refusals change nothing", () => {
       expect((await expectApiError(response, 409)).message).toBe(insufficientStock(name));
     });
     expect(await stockOf(plenty)).toBe(50);
+  });
+
+  it("a price changed since the checkout showed its total (expectedTotal) is 409 and nothing changes; the same total is placed", async () => {
+    const priced = await product({ name: `Order Repriced ${t}`, price: 1000, stockQuantity: 3 });
+    const mails = async () => (await testEnv.DB.prepare("SELECT count(*) AS n FROM email_outbox").first<{ n: number }>())!.n;
+    const mailsBefore = await mails();
+    await testEnv.DB.prepare("UPDATE products SET price_cents = 900000 WHERE id = ?").bind(priced).run();
+    await expectNothingChanged(priced, 3, async () => {
+      const body = await expectApiError(await postOrder(orderForm(orderBody([{ productId: priced, quantity: 2 }], { expectedTotal: 2000 })), customer.token), 409);
+      expect(body.message).toBe("Prices have changed since you opened the checkout. Please check the new total and place your order again.");
+    });
+    expect(await mails()).toBe(mailsBefore);
+    const placed = await placeOrder(customer.token, [{ productId: priced, quantity: 2 }], undefined, { expectedTotal: 18000 });
+    expect(placed.totalAmount).toBe(18000);
+  });
+
+  it("an expectedTotal that is not an amount in cents is 400, and nothing changes", async () => {
+    for (const expectedTotal of [-1, 10.005, "1000"]) {
+      await expectNothingChanged(id, 2, async () => {
+        const body = await expectApiError(await postOrder(orderForm(orderBody(items(), { expectedTotal })), customer.token), 400);
+        expect(body.fieldErrors?.expectedTotal?.length, String(expectedTotal)).toBeGreaterThan(0);
+      });
+    }
   });
 
   it("a refused order leaves the customer's cart alone", async () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { tag, visibleText } from "./catalogue-helpers";
 import { paddedPng, sameBytes } from "./fixtures/images";
-import { ORIGIN, call } from "./helpers";
+import { ORIGIN, call, testEnv } from "./helpers";
 import {
   type Account,
   PNG_1X1,
@@ -222,6 +222,19 @@ describe("checkout without JavaScript (POST /cart?checkout, intent=checkout)", (
       await expectRefused(checkoutForm(), 409, `Insufficient stock for Screen Scarce ${t}`);
       expect(await stockOf(scarce)).toBe(1);
       await cartOk("DELETE", `/remove?productId=${scarce}`, carol.token);
+    });
+
+    it("a price changed since the checkout was opened (its expectedTotal): 409, the new total asked to be checked", async () => {
+      const repriced = await product({ name: `Screen Repriced ${t}`, price: 500, stockQuantity: 4 });
+      await cartOk("DELETE", "/clear", carol.token);
+      await cartOk("POST", `/add?productId=${repriced}&quantity=2`, carol.token);
+      await testEnv.DB.prepare("UPDATE products SET price_cents = 80000 WHERE id = ?").bind(repriced).run();
+      await expectRefused(checkoutForm({ expectedTotal: "1000" }), 409, "Prices have changed since you opened the checkout.");
+      expect(await stockOf(repriced)).toBe(4);
+      // The total shown now is the one placed.
+      const placed = await postCheckout(checkoutForm({ expectedTotal: "1600" }), carol.cookie);
+      expect(placed.status).toBe(302);
+      await cartOk("POST", `/add?productId=${shoe}`, carol.token);
     });
 
     it("an empty cart: 400 'Your cart is empty'", async () => {

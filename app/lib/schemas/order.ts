@@ -1,6 +1,7 @@
 import { typeError, z } from "../zod";
 
 import { ORDER_STATUSES } from "../constants";
+import { rupeesToCents } from "../format";
 
 export const ORDER_MAX_LINES = 50;
 
@@ -36,6 +37,13 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
     )
     .min(1, "Your order has no items")
     .max(ORDER_MAX_LINES, `An order holds at most ${ORDER_MAX_LINES} lines`),
+  // Optional (additive to API.md): the total the customer was shown, in LKR. When the catalogue's total differs (a
+  // price changed since), the order is refused with 409 rather than charged at a total their transfer did not make.
+  expectedTotal: z
+    .number({ error: typeError("expectedTotal must be a number") })
+    .min(0, "expectedTotal must be at least 0")
+    .refine((total) => rupeesToCents(total) !== null, "expectedTotal must be in whole cents")
+    .optional(),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
