@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
 import { nameWithSize } from "../../app/lib/sizes";
-import { gotoHydrated, isDemoProduct, register, uniqueUser, waitForHydration } from "./helpers";
+import { DEMO_ADMIN, gotoHydrated, isDemoProduct, pngFromPixels, register, uniqueUser, waitForHydration } from "./helpers";
 
 // The shopper's way from the shop window to a placed order, in a real browser against the real Worker, D1 and R2:
 // a visitor fills a cart, registers (which merges the cart into the saved one), changes a quantity, checks out with
@@ -293,4 +293,46 @@ test.describe("on a narrow phone", () => {
     await placeOrder.scrollIntoViewIfNeeded();
     await expect(placeOrder).toBeInViewport({ ratio: 1 });
   });
+});
+
+test("a price changed while the checkout is open: Place Order says so, shows the new total, and the next try places it", async ({ page, request }) => {
+  // A product of this test's own, so no other test sees its price move.
+  const login = await request.post("/api/auth/login", { data: DEMO_ADMIN });
+  const admin = { Authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const product = {
+    name: `E2E Repriced Belt ${Date.now()}`,
+    brand: "E2E Brand",
+    description: "A belt whose price changes during a checkout.",
+    price: 1000,
+    category: "Accessories",
+    stockQuantity: 5,
+    releaseDate: "2026-01-01",
+    productAvailable: true,
+  };
+  const picture = { name: "belt.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [120, 80, 40]) };
+  const created = await request.post("/api/product", { headers: admin, multipart: { product: JSON.stringify(product), imageFile: picture } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: number };
+  try {
+    await registerThrough(page, uniqueUser(), `/product/${id}`);
+    await page.getByRole("button", { name: `Add to Cart: ${product.name}` }).click();
+    await expect(cartLink(page, 1)).toBeVisible();
+    await gotoHydrated(page, "/cart?checkout");
+    const dialog = page.getByRole("dialog", { name: "Checkout" });
+    await expect(dialog.getByTestId("checkout-total")).toHaveText("LKR 1,000.00");
+
+    const repriced = await request.put(`/api/product/${id}`, { headers: admin, multipart: { product: JSON.stringify({ ...product, price: 1500 }) } });
+    expect(repriced.status()).toBe(200);
+    await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
+    await dialog.getByRole("button", { name: /^Place Order/ }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("Prices have changed since you opened the checkout. Please check the new total and place your order again.");
+    await expect(dialog.getByTestId("checkout-total")).toHaveText("LKR 1,500.00");
+    await expect(page).toHaveURL("/cart?checkout");
+
+    await dialog.getByRole("button", { name: "Place Order · LKR 1,500.00" }).click();
+    await expect(page).toHaveURL(/\/orders\/\d+\?placed=1$/, { timeout: 15_000 });
+    await expect(page.getByText("LKR 1,500.00").first()).toBeVisible();
+  } finally {
+    await request.delete(`/api/product/${id}`, { headers: admin });
+  }
 });
