@@ -1,7 +1,8 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 
-import { SWEEP_GRACE_MS, SWEEP_LIMIT } from "../../app/services/outbox.server";
+import { createDb } from "../../app/services/db.server";
+import { retryAllFailedMail, SWEEP_GRACE_MS, SWEEP_LIMIT } from "../../app/services/outbox.server";
 import { testEnv } from "./helpers";
 import { mailRows, worker } from "./outbox-helpers";
 
@@ -91,5 +92,22 @@ describe("a backlog of more overdue mails than one sweep takes", () => {
     const rows = await mailRows();
     expect(rows).toHaveLength(BACKLOG);
     expect(rows.every((row) => row.state === "kept" && row.attempts === 1)).toBe(true);
+  });
+});
+
+describe("sending every failed mail again, more than one sweep takes", () => {
+  it("queues them all in one statement; the first 100 go to the queue at once, the rest with the next sweep", async () => {
+    // Every row of this file failed for good (a day's quota used up, say).
+    await testEnv.DB.prepare("UPDATE email_outbox SET state = 'failed', attempts = 5, last_error = 'Daily sending quota exceeded'").run();
+    const { batches, queue } = recordingQueue();
+    const count = await retryAllFailedMail(createDb(testEnv.DB), queue);
+    expect(count).toBe(BACKLOG);
+    expect(batches.flat()).toHaveLength(SWEEP_LIMIT);
+    const rows = await mailRows();
+    expect(rows.every((row) => row.state === "queued" && row.attempts === 0 && row.last_error === null)).toBe(true);
+
+    await cronSweep({ ...testEnv, MAIL_QUEUE: queue } as Env);
+    await cronSweep({ ...testEnv, MAIL_QUEUE: queue } as Env);
+    expect(batches.flat().sort((a, b) => a - b)).toEqual(rows.map((row) => row.id));
   });
 });
