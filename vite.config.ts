@@ -19,7 +19,14 @@ const reactRouterProductionBuild = [
 ];
 
 export default defineConfig(({ command }) => ({
-  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter(), reactChunkCache()],
+  plugins: [
+    // `npm run dev` keeps every mail (MAIL_MODE=keep over wrangler.jsonc's "send", which is for deployments); a build
+    // leaves the config as it is.
+    cloudflare({ viteEnvironment: { name: "ssr" }, config: command === "serve" ? (config) => ({ vars: { ...config.vars, MAIL_MODE: "keep" } }) : undefined }),
+    tailwindcss(),
+    reactRouter(),
+    reactChunkCache(),
+  ],
   resolve: {
     alias: [{ find: /^~\//, replacement: `${path("./app")}/` }, ...(command === "build" ? reactRouterProductionBuild : [])],
   },

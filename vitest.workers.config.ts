@@ -21,6 +21,9 @@ export default defineConfig(async () => ({
           JWT_SECRET: "test-secret-5b0f2c1e9d7a4f3b8c6e1a2d",
           // Two listed origins for the CORS tests (tests/workers/cors.test.ts); a deployment lists none by default.
           ALLOWED_ORIGINS: "https://app.stride.test, https://tools.stride.test",
+          // Local mode over wrangler.jsonc's "send": the Worker's own queue consumer keeps mail. The outbox tests that
+          // send pass MAIL_MODE=send to the consumer they run themselves (tests/workers/outbox-helpers.ts sendMode).
+          MAIL_MODE: "keep",
         },
         // wrangler.jsonc's EMAIL (listing send_email here replaces it) and a second binding that refuses every recipient
         // but one, so the outbox tests see Miniflare's own send_email binding both send and fail (tests/workers/outbox.test.ts).

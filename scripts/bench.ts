@@ -34,7 +34,7 @@ import { hashPassword } from "../app/services/password.server";
 import { insertProducts, insertSizes } from "./lib/bench-catalogue";
 import { backOfficeStatements } from "./lib/bench-orders";
 import { drawProduct } from "./images/product-art";
-import { CONFIG_PATH, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
+import { CONFIG_PATH, localVarArgs, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -277,7 +277,7 @@ interface Server {
 function serverCommand(port: number): [string, string[]] {
   if (SERVER_KIND === "miniflare") return [bin("tsx"), [join(ROOT, "scripts", "serve-build.ts"), SERVE_DIR, STATE_DIR, String(port)]];
   // --log-level warn: no log line for every request, which is work the server would do during the measurement.
-  const args = ["dev", "-c", join(SERVE_DIR, "server", "wrangler.json"), "--persist-to", STATE_DIR, "--port", String(port), "--ip", "127.0.0.1"];
+  const args = ["dev", "-c", join(SERVE_DIR, "server", "wrangler.json"), "--persist-to", STATE_DIR, "--port", String(port), "--ip", "127.0.0.1", ...localVarArgs()];
   return [WRANGLER_BIN, [...args, "--show-interactive-dev-session=false", "--log-level", "warn"]];
 }
 

@@ -9,7 +9,8 @@
 //   tsx scripts/serve-build.ts <build dir> <state dir (wrangler's --persist-to)> <port>
 //
 // Bindings, variables, secrets (.dev.vars beside the built wrangler.json) and assets come from the build's
-// wrangler.json, read by Wrangler itself, so they are what `wrangler dev` would give the Worker.
+// wrangler.json, read by Wrangler itself, so they are what `wrangler dev` would give the Worker; but mail is kept
+// (MAIL_MODE=keep) and the EMAIL binding left out, whatever the config says (see below).
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -17,7 +18,7 @@ import { join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
-import { miniflarePersistRoot, wranglerEnv } from "./lib/local-state";
+import { LOCAL_VARS, miniflarePersistRoot, wranglerEnv } from "./lib/local-state";
 
 // The machines are offline: without this, Miniflare tries to download the `cf` object on every start.
 Object.assign(process.env, wranglerEnv());
@@ -52,7 +53,9 @@ if (modules[0]?.path !== main) throw new Error(`The entry module ${main} is not 
 
 // modulesRules tell Miniflare how to load modules it finds by itself; here every module is listed. Miniflare 5 takes
 // the options Wrangler builds in the v4 shape through convertV4MiniflareOptions, as `wrangler dev` itself does.
-const { modulesRules: _rules, ...options } = workerOptions;
+// A local server keeps every mail (LOCAL_VARS: MAIL_MODE=keep over wrangler.jsonc's "send"), and has no EMAIL binding
+// at all: Miniflare's send_email binding would mark a mail sent that went nowhere, so nothing here may reach it.
+const { modulesRules: _rules, email: _email, bindings, ...options } = workerOptions;
 const miniflare = new Miniflare(
   convertV4MiniflareOptions({
     host: "127.0.0.1",
@@ -61,7 +64,7 @@ const miniflare = new Miniflare(
     resourcePersistencePath: miniflarePersistRoot(resolve(stateDir)),
     // One line a request, as `wrangler dev` prints; WRANGLER_LOG=warn (the e2e tests, the soak) keeps only problems.
     log: new Log(process.env.WRANGLER_LOG?.toLowerCase() === "warn" ? LogLevel.WARN : LogLevel.INFO),
-    workers: [{ ...options, name, modulesRoot: serverDir, modules }],
+    workers: [{ ...options, bindings: { ...(bindings as Record<string, unknown> | undefined), ...LOCAL_VARS }, name, modulesRoot: serverDir, modules }],
     // Set by `npm run profile` (scripts/profile.ts), which records the Worker's CPU profile through the inspector.
     ...(process.env.SERVE_INSPECTOR_PORT ? { inspectorPort: Number(process.env.SERVE_INSPECTOR_PORT) } : {}),
   }),

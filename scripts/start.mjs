@@ -1,5 +1,6 @@
 // `npm start`: from a fresh clone (after `npm install`) to a running shop, and again on every later run without
-// losing data. Steps: local secret -> migrations -> demo data (once) -> build -> serve the built Worker.
+// losing data. Steps: local variables -> migrations -> demo data (once) -> build -> serve the built Worker, which
+// keeps every mail in the outbox (MAIL_MODE=keep), never sends it.
 //   PORT=8787 (default)        the port to serve on
 //   STRIDE_STATE=<dir>         keep the local D1/R2 data there instead of .wrangler/state
 //   STRIDE_SERVER=miniflare    serve with scripts/serve-build.ts (default): the built Worker in workerd through Miniflare,
@@ -73,14 +74,22 @@ function run(title, command, args, env = {}) {
   });
 }
 
-/** A JWT signing secret for local use, created once and never replaced. */
-function ensureDevSecret() {
+/**
+ * The local variables in .dev.vars, which `wrangler dev` and `npm run dev` read over wrangler.jsonc's: a JWT signing
+ * secret, created once and never replaced, and MAIL_MODE=keep (wrangler.jsonc says "send", for deployments), added to
+ * a file that lacks it. A MAIL_MODE line someone wrote there is left alone; this script's own server keeps mail anyway.
+ */
+function ensureDevVars() {
   const file = join(root, ".dev.vars");
   const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  if (/^\s*JWT_SECRET\s*=\s*\S/m.test(current)) return console.log("  .dev.vars: JWT_SECRET present, kept");
-  const line = `JWT_SECRET=${randomBytes(48).toString("base64url")}\n`;
-  writeFileSync(file, current && !current.endsWith("\n") ? `${current}\n${line}` : current + line, { mode: 0o600 });
-  console.log("  .dev.vars: new JWT_SECRET written");
+  const lines = [];
+  if (/^\s*JWT_SECRET\s*=\s*\S/m.test(current)) console.log("  .dev.vars: JWT_SECRET present, kept");
+  else lines.push(`JWT_SECRET=${randomBytes(48).toString("base64url")}`);
+  if (!/^\s*MAIL_MODE\s*=/m.test(current)) lines.push("MAIL_MODE=keep");
+  if (!lines.length) return;
+  const added = lines.map((line) => `${line}\n`).join("");
+  writeFileSync(file, current && !current.endsWith("\n") ? `${current}\n${added}` : current + added, { mode: 0o600 });
+  console.log(`  .dev.vars: ${lines.map((line) => (line.startsWith("JWT_SECRET=") ? "a new JWT_SECRET" : line)).join(" and ")} written`);
 }
 
 function portIsFree(number) {
@@ -112,8 +121,8 @@ if (!existsSync(bin("wrangler")) || !existsSync(bin("react-router")) || !existsS
 }
 console.log(`Stride: local state in ${state ?? join(root, ".wrangler/state")}`);
 
-step("Local secret");
-ensureDevSecret();
+step("Local variables");
+ensureDevVars();
 
 // -c wrangler.jsonc: after a build Wrangler would otherwise follow .wrangler/deploy to the built config.
 // CI=true and no stdin: Wrangler applies without asking.
@@ -136,7 +145,8 @@ let command;
 if (server === "miniflare") {
   command = [bin("tsx"), [join(root, "scripts", "serve-build.ts"), served, persistTo, port]];
 } else {
-  const devArgs = ["dev", "-c", join(served, "server", "wrangler.json"), "--persist-to", persistTo];
+  // MAIL_MODE=keep over wrangler.jsonc's "send" (as serve-build.ts does; scripts/lib/local-state.ts LOCAL_VARS).
+  const devArgs = ["dev", "-c", join(served, "server", "wrangler.json"), "--persist-to", persistTo, "--var", "MAIL_MODE:keep"];
   // Each server gets its own inspector port (Wrangler's default, 9230, would stop a second server: e2e beside npm start).
   const inspectorPort = String(Number(port) + 10_000);
   command = [bin("wrangler"), [...devArgs, "--port", port, "--ip", "127.0.0.1", "--inspector-port", inspectorPort, "--show-interactive-dev-session=false"]];

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 
 import type { MailKind, MailState } from "~/lib/constants";
@@ -19,8 +19,13 @@ export const MAIL_MAX_ATTEMPTS = 5;
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;
 /** How long a consumer holds a row while sending it; a consumer that dies frees it after this. */
 export const SEND_LEASE_MS = 2 * 60 * 1000;
-/** Most ids one sweep puts on the queue (one sendBatch holds at most 100 messages). */
-const SWEEP_LIMIT = 100;
+/**
+ * Most ids one sweep puts on the queue (one sendBatch holds at most 100 messages). The sweep's statement binds a fixed
+ * handful of values whatever this is (the ids never go into SQL as a list): D1 allows 100 bound parameters a statement.
+ */
+export const SWEEP_LIMIT = 100;
+/** One Queue.sendBatch holds at most 100 messages. */
+const QUEUE_BATCH_LIMIT = 100;
 const ERROR_MAX_LENGTH = 500;
 
 /** The delay before try n+1 after n failed tries: 30 s, 60 s, 120 s, 240 s, ... at most an hour. */
@@ -70,7 +75,11 @@ export function mailerFor(request: Request, context: AppLoadContext): Mailer {
 }
 
 export async function enqueueMail(queue: Queue, ids: number[]): Promise<void> {
-  if (ids.length) await queue.sendBatch(ids.map((id) => ({ body: { id } satisfies MailMessage, contentType: "json" as const })));
+  // In slices: a sendBatch of more than 100 messages is refused whole.
+  for (let start = 0; start < ids.length; start += QUEUE_BATCH_LIMIT) {
+    const slice = ids.slice(start, start + QUEUE_BATCH_LIMIT);
+    await queue.sendBatch(slice.map((id) => ({ body: { id } satisfies MailMessage, contentType: "json" as const })));
+  }
 }
 
 export interface NewMail extends RenderedMail {
@@ -192,26 +201,88 @@ export async function processMailBatch(batch: MessageBatch<unknown>, env: MailEn
 
 /**
  * Queued rows past their time (their queue message lost, or their consumer gone) go on the queue again, at most 100
- * a run; each gets a new deadline first, so the next sweep does not send it twice. Runs from the cron trigger and after
- * every consumer batch. Reads the partial index of queued rows only.
+ * a run, oldest deadline first; each gets a new deadline in the same statement, so the next sweep (or one running at
+ * the same time) takes the next rows, and a backlog of any size drains over successive sweeps. One UPDATE whose rows
+ * come from a subquery: it binds the same four values whatever the backlog, never the ids (D1 refuses a statement
+ * with more than 100 bound parameters). Runs from the cron trigger and after every consumer batch. The subquery reads
+ * the partial index of queued rows only.
  */
 export async function sweepOutbox(db: Db, queue: Queue, now = Date.now()): Promise<number[]> {
-  const due = await db
+  const due = db
     .select({ id: emailOutbox.id })
     .from(emailOutbox)
     // The literal (not a bound 'queued') lets SQLite use the partial index email_outbox_due_idx.
     .where(and(sql`${emailOutbox.state} = 'queued'`, lte(emailOutbox.nextAttemptAt, now), or(isNull(emailOutbox.lockedUntil), lte(emailOutbox.lockedUntil, now))))
     .orderBy(emailOutbox.nextAttemptAt)
     .limit(SWEEP_LIMIT);
-  const ids = due.map((row) => row.id);
-  if (!ids.length) return [];
-  await db
+  const swept = await db
     .update(emailOutbox)
     .set({ nextAttemptAt: now + SWEEP_GRACE_MS })
-    .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.state, "queued")));
+    .where(inArray(emailOutbox.id, due))
+    .returning({ id: emailOutbox.id });
+  const ids = swept.map((row) => row.id).sort((a, b) => a - b);
+  if (!ids.length) return [];
   await enqueueMail(queue, ids);
   console.warn(`Outbox: swept ${ids.length} queued ${ids.length === 1 ? "mail" : "mails"} back onto the queue: ${ids.join(", ")}`);
   return ids;
+}
+
+/** Why a mail cannot be sent again, worded for the admin's form. */
+export type RetryRefusal = { status: 404 | 409; message: string };
+
+/**
+ * A reset mail that failed for good carries no working link any more (afterDelivery removed its token), and the
+ * token itself has expired or will soon: sending it again would help nobody. The customer asks for a new link.
+ */
+const NOT_RETRIED_KIND: MailKind = "PASSWORD_RESET";
+
+/** Whether the admin's outbox offers to send this mail again. */
+export function canRetry(mail: { state: MailState; kind: MailKind }): boolean {
+  return mail.state === "failed" && mail.kind !== NOT_RETRIED_KIND;
+}
+
+/** The columns a failed row gets when an admin sends it again: queued, no tries, no error, free for a consumer. */
+function requeued(nextAttemptAt: number) {
+  return { state: "queued" as const, attempts: 0, lastError: null, lockedUntil: null, nextAttemptAt };
+}
+
+/**
+ * An admin sends one failed mail again: back to queued with its tries reset (the full five tries again), and its id
+ * on the queue. One UPDATE that only a failed row of a kind that may be sent again matches, so two admins pressing at
+ * once queue it once; otherwise the row is read to say why not.
+ */
+export async function retryFailedMail(db: Db, queue: Queue, id: number, now = Date.now()): Promise<{ ok: true } | ({ ok: false } & RetryRefusal)> {
+  const [row] = await db
+    .update(emailOutbox)
+    .set(requeued(now + SWEEP_GRACE_MS))
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.state, "failed"), ne(emailOutbox.kind, NOT_RETRIED_KIND)))
+    .returning({ id: emailOutbox.id });
+  if (row) {
+    // Should this send fail, nothing is lost: the row is queued and the sweep puts it on the queue after the grace.
+    await enqueueMail(queue, [id]).catch((error) => console.error(`Outbox: queueing mail ${id} again failed; the sweep will`, error));
+    return { ok: true };
+  }
+  const [current] = await db.select({ state: emailOutbox.state, kind: emailOutbox.kind }).from(emailOutbox).where(eq(emailOutbox.id, id));
+  if (!current) return { ok: false, status: 404, message: `Mail #${id} not found` };
+  if (current.state !== "failed") return { ok: false, status: 409, message: `Mail #${id} is ${current.state}: only a failed mail can be sent again` };
+  return { ok: false, status: 409, message: `Mail #${id} is a password reset: its link no longer works; the customer can ask for a new one` };
+}
+
+/**
+ * An admin sends every failed mail again (but reset mails, see NOT_RETRIED_KIND). One UPDATE with no list in it,
+ * however many there are: they become queued and due at once, and the sweep hands them to the queue 100 at a time,
+ * the first 100 right away, the rest after each consumer batch and from the cron. Returns how many were queued.
+ */
+export async function retryAllFailedMail(db: Db, queue: Queue, now = Date.now()): Promise<number> {
+  const rows = await db
+    .update(emailOutbox)
+    .set(requeued(now))
+    .where(and(eq(emailOutbox.state, "failed"), ne(emailOutbox.kind, NOT_RETRIED_KIND)))
+    .returning({ id: emailOutbox.id });
+  if (rows.length) {
+    await sweepOutbox(db, queue, now).catch((error) => console.error("Outbox: the sweep after a retry of every failed mail failed; the cron will sweep", error));
+  }
+  return rows.length;
 }
 
 export const OUTBOX_PAGE_SIZE = 20;

@@ -18,6 +18,16 @@ export const MINIFLARE_PERSIST_ROOT = miniflarePersistRoot(STATE_DIR ?? join(ROO
 /** Extra arguments for a local Wrangler command so it uses the same state. */
 export const persistArgs = (): string[] => (STATE_DIR ? ["--persist-to", STATE_DIR] : []);
 
+/**
+ * The variables every local run of the Worker gets over wrangler.jsonc's: mail is kept in the outbox, never sent
+ * (wrangler.jsonc says "send", for deployments). Miniflare's own send_email binding only writes a file, yet marks
+ * the mail sent: a local run must never use it. scripts/start.mjs (plain JavaScript) spells the same out.
+ */
+export const LOCAL_VARS = { MAIL_MODE: "keep" } as const;
+
+/** LOCAL_VARS as `wrangler dev` arguments. */
+export const localVarArgs = (): string[] => Object.entries(LOCAL_VARS).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+
 /** Every Wrangler child: offline machines, no telemetry. */
 export const wranglerEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...process.env,

@@ -2,10 +2,11 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 
 import { logInAs } from "./admin-helpers";
 import { gotoHydrated, isDemoProduct, logIn, register, uniqueUser, waitForHydration } from "./helpers";
+import { insertFailedMail } from "./outbox-helpers";
 
 // The shop's mail, end to end on the server `npm start` runs (the Worker, its queue and consumer in Miniflare, local
 // mode: mail is kept, never sent): what a checkout, a status change and a forgotten password write, read where an
-// admin reads it, on /admin/outbox.
+// admin reads it, on /admin/outbox; and a mail that failed for good, sent again from there.
 
 const PNG_SLIP = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4a2wMAAM0AUSds6MNAAAAAElFTkSuQmCC", "base64");
 const slipFile = { name: "bank-slip.png", mimeType: "image/png", buffer: PNG_SLIP };
@@ -140,3 +141,37 @@ test("a forgotten password is reset through the link on /admin/outbox: the new p
   await gotoHydrated(page, pathname + search);
   await expect(page.getByTestId("reset-link-invalid")).toContainText("This reset link is invalid or has expired.");
 });
+
+for (const javaScript of [true, false]) {
+  test(`a failed mail is sent again from /admin/outbox (${javaScript ? "with" : "without"} JavaScript): queued with its tries reset, then kept`, async ({ browser, baseURL }) => {
+    const subject = `Stride order #1: your order is on its way (failed ${crypto.randomUUID()})`;
+    const id = await insertFailedMail({ to: `failed.${crypto.randomUUID()}@example.com`, subject });
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: javaScript });
+    const admin = await context.newPage();
+    await logInAs(admin);
+
+    await (javaScript ? gotoHydrated(admin, "/admin/outbox?state=failed") : admin.goto("/admin/outbox?state=failed"));
+    const card = admin.locator(`[data-testid="outbox-mail"][data-mail-id="${id}"]`);
+    await expect(card).toHaveAttribute("data-state", "failed");
+    await expect(card.getByTestId("mail-attempts")).toHaveText("5");
+    await expect(card.getByTestId("mail-error")).toHaveText("Daily sending quota exceeded for this account");
+    await expect(admin.getByTestId("retry-all")).toBeVisible();
+
+    await card.getByRole("button", { name: `Send again mail ${id}` }).click();
+    await expect(admin.getByTestId("retry-result").getByRole("status")).toHaveText(`Mail #${id} is queued again.`);
+    // The form posted to the page it is on: the failed filter, which the mail has now left.
+    await expect(admin).toHaveURL(/\/admin\/outbox\?state=failed$/);
+    await expect(card).toHaveCount(0);
+
+    // On the full list: queued with no tries, then kept once the queue's consumer has handled it (local mode).
+    const listed = admin.locator(`[data-testid="outbox-mail"][data-mail-id="${id}"]`);
+    await expect(async () => {
+      await admin.goto("/admin/outbox");
+      await expect(listed).toHaveAttribute("data-state", "kept", { timeout: 1000 });
+    }).toPass({ timeout: 20_000, intervals: [250, 500, 1000] });
+    await expect(listed.getByTestId("mail-attempts")).toHaveText("1");
+    await expect(listed.getByTestId("mail-error")).toHaveCount(0);
+    await expect(listed.getByRole("button", { name: /^Send again/ })).toHaveCount(0);
+    await context.close();
+  });
+}

@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectApiError, tag } from "./catalogue-helpers";
 import { call, postForm, testEnv } from "./helpers";
 import { type Account, checkoutForm, newAdmin, newCustomer, orderForm, orderBody, placeOrder, postCheckout, postOrder, product, setStock, stockOf } from "./order-helpers";
+import { createDb } from "../../app/services/db.server";
+import { retryFailedMail } from "../../app/services/outbox.server";
 import { countMails, insertMail, worker, mailEnv, mailRow, mailRows, mailsOfOrder, runConsumer, sendMode } from "./outbox-helpers";
 
 // The transactional outbox: the mail rows written in the same D1 batch as the order or the status change (and never
@@ -346,5 +348,122 @@ describe("/admin/outbox", () => {
       const response = await call(`/admin/outbox${query}`, { headers: { Cookie: admin.cookie } });
       expect(response.status, query).toBe(200);
     }
+  });
+});
+
+describe("sending a failed mail again from /admin/outbox", () => {
+  const retry = (id: number | string, cookie = admin.cookie) => postForm("/admin/outbox?state=failed", { intent: "retry", id: String(id) }, { cookie });
+  const failedMail = (overrides: Parameters<typeof insertMail>[0] = {}) =>
+    insertMail({ state: "failed", attempts: 5, last_error: "Daily sending quota exceeded", subject: `Failed again ${t} ${crypto.randomUUID()}`, ...overrides });
+
+  it("is for admins: a customer goes to the shop and a visitor to the login page, and the mail stays failed", async () => {
+    const id = await failedMail();
+    const asCustomer = await retry(id, customer.cookie);
+    expect(asCustomer.status).toBe(302);
+    expect(asCustomer.headers.get("Location")).toBe("/");
+    const anonymous = await postForm("/admin/outbox", { intent: "retry", id: String(id) });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("Location")).toMatch(/^\/login\?redirect=/);
+    const all = await postForm("/admin/outbox", { intent: "retry-all" }, { cookie: customer.cookie });
+    expect(all.status).toBe(302);
+    expect(await mailRow(id)).toMatchObject({ state: "failed", attempts: 5 });
+  });
+
+  it("a form posted from another site is refused (403), even with the admin's cookie", async () => {
+    const id = await failedMail();
+    const response = await call("/admin/outbox", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example", Cookie: admin.cookie },
+      body: new URLSearchParams({ intent: "retry", id: String(id) }).toString(),
+    });
+    expect(response.status).toBe(403);
+    expect(await mailRow(id)).toMatchObject({ state: "failed", attempts: 5 });
+  });
+
+  it("refuses a mail that was sent (409) or does not exist (404), saying why, and changes nothing", async () => {
+    const sent = await insertMail({ state: "sent", attempts: 1, sent_at: Date.now(), message_id: "sent-message" });
+    const response = await retry(sent);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain(`Mail #${sent} is sent: only a failed mail can be sent again`);
+    expect(await mailRow(sent)).toMatchObject({ state: "sent", attempts: 1, message_id: "sent-message" });
+
+    const missing = await retry(999_999_999);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("Mail #999999999 not found");
+  });
+
+  it("refuses a failed password reset (its link was removed from the outbox's copy), and offers no button for it", async () => {
+    const id = await failedMail({ kind: "PASSWORD_RESET", subject: `Reset your Stride password ${t}` });
+    const response = await retry(id);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain("its link no longer works");
+    expect(await mailRow(id)).toMatchObject({ state: "failed", attempts: 5 });
+    const page = await (await call("/admin/outbox?state=failed", { headers: { Cookie: admin.cookie } })).text();
+    const card = page.slice(page.indexOf(`data-mail-id="${id}"`), page.indexOf("</li>", page.indexOf(`data-mail-id="${id}"`)));
+    expect(card).toContain('data-testid="mail-no-retry"');
+    expect(card).not.toContain('data-testid="mail-retry"');
+  });
+
+  it("answers bad input with 400 and changes nothing", async () => {
+    const id = await failedMail();
+    for (const fields of [{ intent: "retry", id: "abc" }, { intent: "retry" }, { intent: "delete", id: String(id) }, {}]) {
+      const response = await postForm("/admin/outbox", fields as Record<string, string>, { cookie: admin.cookie });
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+    }
+    expect(await mailRow(id)).toMatchObject({ state: "failed", attempts: 5 });
+  });
+
+  it("without JavaScript: the page comes back saying so, the mail queued with its tries reset; the Worker's queue delivers it", async () => {
+    const id = await failedMail();
+    // From the unfiltered list, where the mail stays in view after it leaves the failed ones.
+    const response = await postForm("/admin/outbox", { intent: "retry", id: String(id) }, { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`Mail #${id} is queued again.`);
+    // The card shows its new state (queued, or already kept if the queue's consumer was quicker than the render).
+    expect(html).toMatch(new RegExp(`data-mail-id="${id}"[^>]*data-state="(queued|kept)"`));
+    const row = await mailRow(id);
+    expect(["queued", "kept"]).toContain(row.state);
+    if (row.state === "queued") expect(row).toMatchObject({ attempts: 0, last_error: null, locked_until: null });
+    // Handed to the real queue: the Worker's consumer delivers it once (kept: the tests run in local mode).
+    await vi.waitFor(async () => expect(await mailRow(id)).toMatchObject({ state: "kept", attempts: 1, last_error: null }), { timeout: 15_000, interval: 200 });
+
+    // A second press finds nothing failed to send.
+    const again = await retry(id);
+    expect(again.status).toBe(409);
+  });
+
+  it("a failed mail sent again goes out through the send_email binding (MAIL_MODE=send): sent, with a message id", async () => {
+    const id = await failedMail();
+    const sentIds: number[] = [];
+    const queue = { sendBatch: async (messages: Iterable<{ body: { id: number } }>) => void sentIds.push(...[...messages].map((m) => m.body.id)) } as unknown as Queue;
+    const result = await retryFailedMail(createDb(testEnv.DB), queue, id);
+    expect(result).toEqual({ ok: true });
+    expect(sentIds).toEqual([id]);
+    expect(await mailRow(id)).toMatchObject({ state: "queued", attempts: 0, last_error: null });
+    const consumed = await runConsumer(sentIds.map((sentId) => ({ id: sentId })), sendMode());
+    expect(consumed.explicitAcks).toHaveLength(1);
+    const row = await mailRow(id);
+    expect(row).toMatchObject({ state: "sent", attempts: 1, last_error: null });
+    expect(row.message_id).toEqual(expect.any(String));
+  });
+
+  it("'Send all failed mail again' queues every failed mail but reset mails, and the page says how many", async () => {
+    const ids = [await failedMail(), await failedMail(), await failedMail()];
+    const reset = await failedMail({ kind: "PASSWORD_RESET" });
+    const before = (await mailRows("state = 'failed' AND kind <> 'PASSWORD_RESET'")).length;
+    const page = await (await call("/admin/outbox?state=failed", { headers: { Cookie: admin.cookie } })).text();
+    expect(page).toContain('data-testid="retry-all"');
+    const response = await postForm("/admin/outbox?state=failed", { intent: "retry-all" }, { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`${before} failed mails are queued again.`);
+    for (const id of ids) expect(["queued", "kept"]).toContain((await mailRow(id)).state);
+    expect(await mailRow(reset)).toMatchObject({ state: "failed", attempts: 5 });
+    await vi.waitFor(async () => expect((await mailRows(`id IN (${ids.join(", ")}) AND state = 'kept'`)).length).toBe(ids.length), { timeout: 15_000, interval: 200 });
+    // Nothing failed is left to send again: the button is gone, and a second press says so.
+    const after = await postForm("/admin/outbox?state=failed", { intent: "retry-all" }, { cookie: admin.cookie });
+    const html = await after.text();
+    expect(html).toContain("No failed mail to send again.");
+    expect(html).not.toContain('data-testid="retry-all"');
   });
 });

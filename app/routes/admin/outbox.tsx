@@ -1,4 +1,5 @@
-import { Link, useLoaderData } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { z } from "zod";
 
 import { FormAlert } from "~/components/Field";
 import { MailStateBadge } from "~/components/MailStateBadge";
@@ -6,12 +7,15 @@ import { Pagination } from "~/components/Pagination";
 import { filterPillClass } from "~/lib/filter-pill";
 import { MAIL_STATES, type MailKind, type MailState } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
-import { listOutbox, type OutboxEntry } from "~/services/outbox.server";
+import { answerOr, submitted } from "~/lib/client-action";
+import { readFormData } from "~/lib/forms";
+import { canRetry, listOutbox, retryAllFailedMail, retryFailedMail, type OutboxEntry } from "~/services/outbox.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/outbox";
 
 // Every e-mail the shop has written, newest first: what it says, to whom, and where it stands. In local mode
-// (MAIL_MODE=keep) this is where mail ends up instead of an inbox; in production it is where a failed mail shows.
+// (MAIL_MODE=keep) this is where mail ends up instead of an inbox; in production it is where a failed mail shows,
+// and where an admin sends it again (one, or every failed mail at once) once the cause is gone (a daily quota, say).
 
 const FILTERS = ["all", ...MAIL_STATES] as const;
 const MAX_PAGE = 100_000;
@@ -33,6 +37,9 @@ function readState(value: string | null): MailState | null {
   return MAIL_STATES.includes(value as MailState) ? (value as MailState) : null;
 }
 
+/** A listed mail, with whether it may be sent again (decided on the server: canRetry lives in a .server module). */
+type ListedMail = OutboxEntry & { retryable: boolean };
+
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   await requireAdmin(request, context, url);
   const page = readPage(url.searchParams.get("page"));
@@ -40,10 +47,51 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const mode = context.cloudflare.env.MAIL_MODE === "send" ? ("send" as const) : ("keep" as const);
   try {
     const { entries, hasMore } = await listOutbox(context.db, { state, page });
-    return { entries, hasMore, page, state, mode, error: null };
+    const listed: ListedMail[] = entries.map((entry) => ({ ...entry, retryable: canRetry(entry) }));
+    return { entries: listed, hasMore, page, state, mode, error: null };
   } catch (error) {
     console.error("Admin outbox: reading the outbox failed", error);
-    return { entries: [] as OutboxEntry[], hasMore: false, page, state, mode, error: "Failed to load the outbox" };
+    return { entries: [] as ListedMail[], hasMore: false, page, state, mode, error: "Failed to load the outbox" };
+  }
+}
+
+const RETRY_FAILED = "Failed to send the mail again";
+const mailId = z.string({ error: "Mail not found" }).regex(/^\d{1,15}$/, "Mail not found").transform(Number).pipe(z.number().int().min(1, "Mail not found"));
+const retryFormSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("retry"), id: mailId }), z.object({ intent: z.literal("retry-all") })], {
+  error: "Unknown action",
+});
+
+export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+  const form = await submitted(request);
+  const failed = { kind: "error" as const, id: Number(form.get("id")) || null, message: RETRY_FAILED };
+  return answerOr(serverAction, () => failed);
+};
+
+/**
+ * Sends a failed mail (intent=retry, id) or every failed mail (intent=retry-all) again. Admins only; a form from
+ * another site never gets here (workers/app.ts refuses a cross-origin write), and the session cookie is SameSite=Lax.
+ * The page's loader runs again after it, so the mail's card shows its new state.
+ */
+export async function action({ request, context, url }: Route.ActionArgs) {
+  await requireAdmin(request, context, url);
+  const parsed = retryFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!parsed.success) {
+    return data({ kind: "error" as const, id: null, message: `${RETRY_FAILED}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
+  }
+  const queue = context.cloudflare.env.MAIL_QUEUE;
+  try {
+    if (parsed.data.intent === "retry-all") {
+      const count = await retryAllFailedMail(context.db, queue);
+      const message = count === 0 ? "No failed mail to send again." : `${count} failed ${count === 1 ? "mail is" : "mails are"} queued again.`;
+      return data({ kind: "retried" as const, id: null, message });
+    }
+    const { id } = parsed.data;
+    const result = await retryFailedMail(context.db, queue, id);
+    if (!result.ok) return data({ kind: "error" as const, id, message: `${RETRY_FAILED}: ${result.message}` }, { status: result.status });
+    return data({ kind: "retried" as const, id, message: `Mail #${id} is queued again.` });
+  } catch (error) {
+    console.error("Admin outbox: sending failed mail again failed", error);
+    return data({ kind: "error" as const, id: null, message: RETRY_FAILED }, { status: 500 });
   }
 }
 
@@ -77,7 +125,29 @@ function preview(text: string): string {
 
 const dash = <span className="text-slate-400 dark:text-slate-500">—</span>;
 
-function MailCard({ mail }: { mail: OutboxEntry }) {
+/** The one-button form that sends a failed mail again: a plain POST, so it works without JavaScript. */
+function RetryForm({ mail, busy }: { mail: ListedMail; busy: boolean }) {
+  if (mail.state !== "failed") return null;
+  if (!mail.retryable) {
+    return (
+      <p className="mt-3 text-sm text-slate-600 dark:text-slate-400" data-testid="mail-no-retry">
+        Not sent again: its reset link no longer works. The customer can ask for a new one.
+      </p>
+    );
+  }
+  return (
+    <Form method="post" className="mt-3">
+      <input type="hidden" name="intent" value="retry" />
+      <input type="hidden" name="id" value={mail.id} />
+      <button type="submit" className="btn-secondary w-full sm:w-auto" disabled={busy} data-testid="mail-retry">
+        {busy ? "Queueing..." : "Send again"}
+        <span className="sr-only"> mail {mail.id}</span>
+      </button>
+    </Form>
+  );
+}
+
+function MailCard({ mail, busy }: { mail: ListedMail; busy: boolean }) {
   const headingId = `mail-${mail.id}-subject`;
   return (
     <li className="card overflow-hidden" data-testid="outbox-mail" data-mail-id={mail.id} data-state={mail.state} aria-labelledby={headingId}>
@@ -89,40 +159,43 @@ function MailCard({ mail }: { mail: OutboxEntry }) {
         <span className="text-xs font-medium uppercase tracking-wider text-slate-500 dark:text-slate-400">{KIND_LABELS[mail.kind]}</span>
       </div>
       <div className="grid gap-4 p-4 sm:p-5 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] md:gap-6">
-        <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-slate-500 dark:text-slate-400">To</dt>
-          <dd className="break-all" data-testid="mail-to">
-            {mail.to}
-          </dd>
-          {mail.orderId !== null && (
-            <>
-              <dt className="text-slate-500 dark:text-slate-400">Order</dt>
-              <dd>
-                <Link to={`/admin/orders/${mail.orderId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" aria-label={`Order #${mail.orderId}`}>
-                  #{mail.orderId}
-                </Link>
-              </dd>
-            </>
-          )}
-          <dt className="text-slate-500 dark:text-slate-400">Written</dt>
-          <dd>
-            <time dateTime={mail.createdAt}>{formatDateTime(mail.createdAt)}</time>
-          </dd>
-          <dt className="text-slate-500 dark:text-slate-400">{mail.state === "kept" ? "Kept" : "Sent"}</dt>
-          <dd>{mail.sentAt ? <time dateTime={mail.sentAt}>{formatDateTime(mail.sentAt)}</time> : dash}</dd>
-          <dt className="text-slate-500 dark:text-slate-400">Tries</dt>
-          <dd className="tabular-nums" data-testid="mail-attempts">
-            {mail.attempts}
-          </dd>
-          {mail.lastError && (
-            <>
-              <dt className="text-slate-500 dark:text-slate-400">Last error</dt>
-              <dd className="break-words text-red-700 dark:text-red-300" data-testid="mail-error">
-                {mail.lastError}
-              </dd>
-            </>
-          )}
-        </dl>
+        <div className="min-w-0">
+          <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+            <dt className="text-slate-500 dark:text-slate-400">To</dt>
+            <dd className="break-all" data-testid="mail-to">
+              {mail.to}
+            </dd>
+            {mail.orderId !== null && (
+              <>
+                <dt className="text-slate-500 dark:text-slate-400">Order</dt>
+                <dd>
+                  <Link to={`/admin/orders/${mail.orderId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" aria-label={`Order #${mail.orderId}`}>
+                    #{mail.orderId}
+                  </Link>
+                </dd>
+              </>
+            )}
+            <dt className="text-slate-500 dark:text-slate-400">Written</dt>
+            <dd>
+              <time dateTime={mail.createdAt}>{formatDateTime(mail.createdAt)}</time>
+            </dd>
+            <dt className="text-slate-500 dark:text-slate-400">{mail.state === "kept" ? "Kept" : "Sent"}</dt>
+            <dd>{mail.sentAt ? <time dateTime={mail.sentAt}>{formatDateTime(mail.sentAt)}</time> : dash}</dd>
+            <dt className="text-slate-500 dark:text-slate-400">Tries</dt>
+            <dd className="tabular-nums" data-testid="mail-attempts">
+              {mail.attempts}
+            </dd>
+            {mail.lastError && (
+              <>
+                <dt className="text-slate-500 dark:text-slate-400">Last error</dt>
+                <dd className="break-words text-red-700 dark:text-red-300" data-testid="mail-error">
+                  {mail.lastError}
+                </dd>
+              </>
+            )}
+          </dl>
+          <RetryForm mail={mail} busy={busy} />
+        </div>
         <div className="min-w-0 text-sm">
           <p className="text-slate-700 dark:text-slate-300" data-testid="mail-preview">
             {preview(mail.text)}
@@ -143,6 +216,11 @@ function MailCard({ mail }: { mail: OutboxEntry }) {
 
 export default function AdminOutboxPage() {
   const { entries, hasMore, page, state, mode, error } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const posting = navigation.state === "submitting" ? navigation.formData : undefined;
+  const retryingAll = posting?.get("intent") === "retry-all";
+  const retryingId = posting?.get("intent") === "retry" ? Number(posting.get("id")) : null;
   const search = new URLSearchParams(state ? { state } : {});
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
@@ -157,6 +235,20 @@ export default function AdminOutboxPage() {
       </div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every e-mail the shop has written, newest first{page > 1 ? `; page ${page}` : ""}.</p>
       <StateFilter active={state} />
+      {entries.some((mail) => mail.retryable) && (
+        // Every failed mail, not only this page's (reset mails excepted: see RetryForm).
+        <Form method="post" className="mt-4">
+          <input type="hidden" name="intent" value="retry-all" />
+          <button type="submit" className="btn-primary w-full sm:w-auto" disabled={retryingAll} data-testid="retry-all">
+            {retryingAll ? "Queueing..." : "Send all failed mail again"}
+          </button>
+        </Form>
+      )}
+      {result && (
+        <div className="mt-4" data-testid="retry-result">
+          <FormAlert tone={result.kind === "retried" ? "success" : "error"}>{result.message}</FormAlert>
+        </div>
+      )}
 
       {error ? (
         <div className="mt-6">
@@ -169,7 +261,7 @@ export default function AdminOutboxPage() {
       ) : (
         <ul className="mt-6 space-y-4" aria-label="Mails, newest first">
           {entries.map((mail) => (
-            <MailCard key={mail.id} mail={mail} />
+            <MailCard key={mail.id} mail={mail} busy={retryingAll || retryingId === mail.id} />
           ))}
         </ul>
       )}
