@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
@@ -33,6 +34,11 @@ export default function ForgotPasswordPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
   const form = useFocusOnRefusal(result?.sent ? null : result);
+  // The form goes when the link is sent: the focus goes to what replaced it, not to the page's top.
+  const sent = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result?.sent) sent.current?.focus();
+  }, [result]);
   return (
     <AuthCard
       title="Forgot your password?"
@@ -47,7 +53,7 @@ export default function ForgotPasswordPage() {
       }
     >
       {result?.sent ? (
-        <div className="space-y-4" data-testid="forgot-password-sent">
+        <div ref={sent} tabIndex={-1} className="space-y-4 outline-none" data-testid="forgot-password-sent">
           <FormAlert tone="success">{result.message}</FormAlert>
           <p className="text-sm text-slate-600 dark:text-slate-400">No e-mail after a few minutes? Check your spam folder, or ask again.</p>
           <Link to="/forgot-password" className="btn-secondary w-full">

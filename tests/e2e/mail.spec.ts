@@ -102,6 +102,8 @@ test("a forgotten password is reset through the link on /admin/outbox: the new p
   await page.getByLabel("Email", { exact: true }).fill(user.email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("status")).toHaveText(/^If an account uses that e-mail, we have sent it a link/);
+  // The form is gone: the focus is on what replaced it, not lost to the page.
+  await expect(page.getByTestId("forgot-password-sent")).toBeFocused();
 
   // The mail, kept in local mode, read on the admin's outbox.
   const admin = await adminPage(browser, baseURL!);
