@@ -17,6 +17,7 @@ export type OrderRow = typeof orders.$inferSelect;
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
+export const noLongerAvailable = (productName: string) => `${productName} is no longer available`;
 
 export interface BankSlip {
   bytes: Uint8Array;
@@ -57,7 +58,9 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
     else lines.set(size.id, { product, size, quantity });
   }
   for (const { product, size, quantity } of lines.values()) {
-    if (!product.productAvailable || quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
+    // A product taken off sale is no longer available in any size: its stock is not what stops the order.
+    if (!product.productAvailable) throw conflict(noLongerAvailable(product.name));
+    if (quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
   }
   return [...lines.values()];
 }
