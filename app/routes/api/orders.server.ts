@@ -21,7 +21,7 @@ export const ordersApi = apiResource("/api/orders", {
       201: { description: "The order, status PENDING", schema: orderSchema },
       400: { description: "Bad input (a missing field, no items, a missing slip)" },
       401: auth401,
-      409: { description: "Insufficient stock for {productName}" },
+      409: { description: "Insufficient stock for {productName}; {productName} is no longer available (a product taken off sale)" },
       413: { description: "Slip of 10 MB or more" },
       415: { description: "Slip is not a JPEG, PNG or PDF (by its bytes)" },
     },
