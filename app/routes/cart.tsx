@@ -180,8 +180,10 @@ function CartLineRow({ line }: { line: CartLine }) {
               +
             </button>
           </fetcher.Form>
-          <p className="whitespace-nowrap font-bold sm:min-w-28 sm:text-right" data-testid="line-total">
+          {/* A flagged line is left out of the cart's total: crossed out here, and said so to a screen reader. */}
+          <p className={`whitespace-nowrap font-bold sm:min-w-28 sm:text-right ${problem ? "text-slate-500 line-through dark:text-slate-400" : ""}`} data-testid="line-total">
             {formatPrice(line.unitPrice * quantity)}
+            {problem && <span className="sr-only"> (not in the total)</span>}
           </p>
           <fetcher.Form method="post" onSubmit={send}>
             <input type="hidden" name="intent" value="remove" />
