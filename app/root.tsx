@@ -24,8 +24,8 @@ import { cartCountOf, getOptionalUser } from "./services/session.server";
 import type { Route } from "./+types/root";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await getOptionalUser(request, context);
-  const cartCount = await cartCountOf(request, context);
+  // Both started at once: a visitor's cart count is read with the page's own batch (cartCountOf).
+  const [user, cartCount] = await Promise.all([getOptionalUser(request, context), cartCountOf(request, context)]);
   return { user, cartCount, theme: readTheme(request) };
 }
 

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { useFetcher, useLocation } from "react-router";
 
 import type { Category } from "~/lib/constants";
-import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, type SizeView } from "~/lib/sizes";
+import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, onlyLeft, type SizeView } from "~/lib/sizes";
 import { queueCartWrite } from "./cartWrites";
 import { Toast } from "./Toast";
 import { useMenu } from "./useMenu";
@@ -87,7 +87,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
       <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
         {chosen
           ? chosen.stockQuantity < FEW_LEFT
-            ? `Only ${chosen.stockQuantity} left in ${chosen.label}`
+            ? `${onlyLeft(chosen.stockQuantity)} in ${chosen.label}`
             : `${chosen.label}: in stock`
           : sizes.some((size) => size.stockQuantity > 0)
             ? "Sold-out sizes are crossed out."

@@ -8,6 +8,8 @@ export const SIZE_LABEL_MAX = 20;
 export const SIZES_MAX = 30;
 /** Under this many pairs left, a chosen size says "Only N left". */
 export const FEW_LEFT = 5;
+/** The product page's and the cart's words for the pairs left of a size. */
+export const onlyLeft = (stock: number): string => `Only ${stock} left`;
 /** The dashboard lists sizes with this many units or fewer (the partial index product_sizes_low_stock_idx says 3 too). */
 export const LOW_STOCK = 3;
 export const SELECT_A_SIZE = "Please select a size";

@@ -8,7 +8,7 @@ import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
 import { answerOr } from "~/lib/client-action";
-import { ABOVE_STOCK } from "~/lib/availability";
+import { ABOVE_STOCK, CHECKOUT_BLOCKED, cartLineProblem } from "~/lib/availability";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
@@ -18,27 +18,34 @@ import type { CartLine } from "~/lib/schemas/cart";
 import { checkoutCustomerSchema, orderInputSchema } from "~/lib/schemas/order";
 import {
   clearServerCart,
-  getGuestCart,
   getServerCart,
   removeFromServerCart,
   setGuestCartQuantity,
   setServerCartQuantity,
+  toGuestLines,
 } from "~/services/cart.server";
 import { placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
-import { getOptionalUser, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
+import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, result } = await userWhileReading(request, context, (userId) => getServerCart(context.db, userId));
-  const lines = result ? await result : await getGuestCart(context.db, guestCartOf(request, context));
+  const lines = result ? await result : await guestCartNow(request, context);
+  // A visitor's cookie forgets the lines of products and sizes gone from the catalogue (they show nowhere).
+  const stale = !user && lines.length < guestCartOf(request, context).length;
+  const headers = stale ? { "Set-Cookie": writeGuestCart(request, context, toGuestLines(lines)) } : undefined;
   const env = context.cloudflare.env;
-  return {
-    lines,
-    checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0,
-    bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
-  };
+  return data(
+    {
+      lines,
+      // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
+      checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem),
+      bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
+    },
+    { headers },
+  );
 }
 
 type CartActionData = { ok: boolean; message?: string; fieldErrors?: Record<string, string[]> };
@@ -123,15 +130,18 @@ function CartLineRow({ line }: { line: CartLine }) {
     void queueCartWrite(() => fetcher.submit(form, { method: "post" })).then(() => setQueued((current) => (current === asked ? null : current)));
   };
   // One more than the stock holds is refused here, on a touch screen too (SPEC: the alert), and by the server anyway.
+  // Fewer is always allowed: that is how a line above a stock that fell gets fixed.
   const [aboveStock, setAboveStock] = useState(false);
-  const atStock = quantity >= line.stockQuantity;
-  const error = aboveStock && atStock ? ABOVE_STOCK : fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
+  const atStock = quantity >= line.stockQuantity || !line.productAvailable;
+  const problem = cartLineProblem({ ...line, quantity });
+  const unbuyable = !line.productAvailable || line.stockQuantity <= 0;
+  const error = aboveStock && atStock && line.productAvailable ? ABOVE_STOCK : fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
   if (quantity <= 0) return null;
   const name = `${line.brand} ${nameWithSize(line.productName, line.sizeLabel)}`;
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
       <Link to={`/product/${line.productId}`} className="shrink-0">
-        <ProductImage src={line.imageUrl} alt={name} className="size-20 rounded-xl bg-slate-100 object-cover min-[360px]:size-24 sm:size-28 dark:bg-slate-800" />
+        <ProductImage src={line.imageUrl} alt={name} className={`size-20 rounded-xl bg-slate-100 object-cover min-[360px]:size-24 sm:size-28 dark:bg-slate-800 ${unbuyable ? "opacity-50" : ""}`} />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
@@ -141,7 +151,12 @@ function CartLineRow({ line }: { line: CartLine }) {
           </Link>
           <SizeNote label={line.sizeLabel} />
           <p className="text-sm text-slate-600 dark:text-slate-400">{formatPrice(line.unitPrice)} each</p>
-          {error && (
+          {problem && (
+            <p className={`text-sm font-semibold ${unbuyable ? "text-red-700 dark:text-red-400" : "text-amber-800 dark:text-amber-300"}`} data-testid="cart-line-problem">
+              {problem}
+            </p>
+          )}
+          {error && error !== problem && (
             <p role="alert" className="field-error">
               {error}
             </p>
@@ -175,8 +190,10 @@ function CartLineRow({ line }: { line: CartLine }) {
               +
             </button>
           </fetcher.Form>
-          <p className="whitespace-nowrap font-bold sm:min-w-28 sm:text-right" data-testid="line-total">
+          {/* A flagged line is left out of the cart's total: crossed out here, and said so to a screen reader. */}
+          <p className={`whitespace-nowrap font-bold sm:min-w-28 sm:text-right ${problem ? "text-slate-500 line-through dark:text-slate-400" : ""}`} data-testid="line-total">
             {formatPrice(line.unitPrice * quantity)}
+            {problem && <span className="sr-only"> (not in the total)</span>}
           </p>
           <fetcher.Form method="post" onSubmit={send}>
             <input type="hidden" name="intent" value="remove" />
@@ -197,7 +214,9 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
-  const total = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  // The total is what can be bought: a flagged line counts again once it is fixed.
+  const total = lines.reduce((sum, line) => (cartLineProblem(line) ? sum : sum + line.unitPrice * line.quantity), 0);
+  const blocked = lines.some(cartLineProblem);
   const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors } : null;
 
   return (
@@ -243,7 +262,16 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
               </dd>
             </dl>
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Paid by bank transfer; we confirm your slip before shipping.</p>
-            {user ? (
+            {blocked ? (
+              <>
+                <p id="checkout-blocked" role="status" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400" data-testid="checkout-blocked">
+                  {CHECKOUT_BLOCKED}
+                </p>
+                <button type="button" disabled aria-describedby="checkout-blocked" className="btn-primary mt-4 w-full">
+                  {user ? "Proceed to Checkout" : "Login to Checkout"}
+                </button>
+              </>
+            ) : user ? (
               <Link to="?checkout" className="btn-primary mt-6 w-full" preventScrollReset>
                 Proceed to Checkout
               </Link>

@@ -15,7 +15,7 @@ import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
 import { HttpError, parseId, routeId } from "~/lib/http";
-import { FEW_LEFT, hasSizeChoice } from "~/lib/sizes";
+import { FEW_LEFT, hasSizeChoice, onlyLeft } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { isReviewIntent, REVIEW_FAILED } from "~/lib/review-constants";
 import type { ReviewActionResult, ReviewItem } from "~/lib/schemas/review";
@@ -214,7 +214,7 @@ export default function ProductPage() {
           </p>
           {/* A size picker says how few are left in the chosen size; a product sold in one size says it here. */}
           {available && !hasSizeChoice(sizes) && product.stockQuantity < FEW_LEFT && (
-            <p className="mt-1 text-sm font-semibold text-amber-800 dark:text-amber-300">{`Only ${product.stockQuantity} left`}</p>
+            <p className="mt-1 text-sm font-semibold text-amber-800 dark:text-amber-300">{onlyLeft(product.stockQuantity)}</p>
           )}
           {hasSizeChoice(sizes) && <SizePicker productId={product.id} productName={product.name} category={product.category} sizes={sizes} available={available} />}
           <div className="mt-6 flex flex-wrap gap-3">

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 
 import { ABOVE_STOCK, isPurchasable } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
@@ -62,22 +62,41 @@ export async function getServerCart(db: Db, userId: number): Promise<CartLine[]>
   return (await readTogether(db, { cart: serverCartPlan(db, userId) })).cart;
 }
 
-/** A visitor's cookie lines with their sizes: a line saved before sizes existed gets its product's only size. */
-async function resolveGuestLines(db: Db, lines: GuestCartLine[]) {
+/**
+ * A visitor's cookie lines as cart lines, in the cookie's order: a line saved before sizes existed gets its product's
+ * only size; lines of products and sizes that no longer exist are dropped. A plan, so the navigation bar's count can
+ * ride with a page's own batch (session.server: guestCartNow).
+ */
+export function guestCartPlan(db: Db, lines: GuestCartLine[]): ReadPlan<CartLine[]> {
   const ids = [...new Set(lines.map((line) => line.productId))];
-  if (!ids.length) return [];
-  const found = await loadProductsWithSizes(db, ids);
-  return lines.flatMap((line) => {
-    const { product, sizes } = found.get(line.productId) ?? { sizes: [] };
-    const size = line.sizeId === undefined ? (sizes.length === 1 ? sizes[0] : undefined) : sizes.find((s) => s.id === line.sizeId);
-    return product && size ? [{ product, size, quantity: line.quantity }] : [];
-  });
+  const rows = db
+    .select({ product: cartLineColumns.product, size: cartLineColumns.size })
+    .from(products)
+    .innerJoin(productSizes, eq(productSizes.productId, products.id))
+    .where(inArray(products.id, ids.length ? ids : [0]))
+    .orderBy(asc(productSizes.position), asc(productSizes.id));
+  return {
+    statements: [rows],
+    assemble: ([found]) => {
+      const byProduct = new Map<number, Awaited<typeof rows>>();
+      for (const row of found as Awaited<typeof rows>) byProduct.set(row.product.id, [...(byProduct.get(row.product.id) ?? []), row]);
+      return lines.flatMap((line) => {
+        const sizes = byProduct.get(line.productId) ?? [];
+        const row = line.sizeId === undefined ? (sizes.length === 1 ? sizes[0] : undefined) : sizes.find((s) => s.size.id === line.sizeId);
+        return row ? [toCartLine(row.product, row.size, line.quantity)] : [];
+      });
+    },
+  };
 }
 
 /** A visitor's cookie cart as lines; products and sizes that no longer exist are dropped. */
 export async function getGuestCart(db: Db, lines: GuestCartLine[]): Promise<CartLine[]> {
-  return (await resolveGuestLines(db, lines)).map(({ product, size, quantity }) => toCartLine(product, size, quantity));
+  if (!lines.length) return [];
+  return (await readTogether(db, { cart: guestCartPlan(db, lines) })).cart;
 }
+
+/** The cookie's form of cart lines: what a visitor's cart keeps once stale lines are dropped. */
+export const toGuestLines = (lines: CartLine[]): GuestCartLine[] => lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
 
 /** The product and the size a shopper adds: 404 for no product, 409 when it cannot be bought, 400 without a needed size. */
 async function purchasableSize(db: Db, productId: number, sizeId: number | undefined) {
@@ -115,10 +134,19 @@ async function lineSize(db: Db, userId: number, productId: number, sizeId: numbe
   return inCart.length === 1 ? inCart[0].sizeId : undefined;
 }
 
-/** Sets a line's quantity; 0 or below removes it; above the size's stock is refused. */
+/**
+ * Sets a line's quantity; 0 or below removes it. Lowering a line (or keeping it) is always allowed, even below a
+ * stock that fell or for a product no longer sold, so the shopper can fix their cart; raising it or a new line must
+ * fit the size's stock (SPEC: 'Cannot add more than available stock').
+ */
 export async function setServerCartQuantity(db: Db, userId: number, productId: number, sizeId: number | undefined, quantity: number): Promise<void> {
   if (quantity <= 0) return removeFromServerCart(db, userId, productId, sizeId);
-  const { size } = await purchasableSize(db, productId, await lineSize(db, userId, productId, sizeId));
+  const chosen = await lineSize(db, userId, productId, sizeId);
+  if (chosen !== undefined) {
+    const ofLine = and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.sizeId, chosen), gte(cartItems.quantity, quantity));
+    if ((await db.update(cartItems).set({ quantity }).where(ofLine).returning({ quantity: cartItems.quantity })).length) return;
+  }
+  const { size } = await purchasableSize(db, productId, chosen);
   if (quantity > size.stockQuantity) throw conflict(ABOVE_STOCK);
   await db
     .insert(cartItems)
@@ -147,7 +175,7 @@ export async function clearServerCart(db: Db, userId: number): Promise<void> {
  * several sizes sent without one. One atomic batch.
  */
 export async function mergeIntoServerCart(db: Db, userId: number, lines: GuestCartLine[]): Promise<void> {
-  const resolved = await resolveGuestLines(db, lines);
+  const resolved = await getGuestCart(db, lines);
   const d1 = db.$client;
   const merge = d1.prepare(`
     INSERT INTO cart_items (user_id, product_id, size_id, quantity)
@@ -155,32 +183,39 @@ export async function mergeIntoServerCart(db: Db, userId: number, lines: GuestCa
       WHERE s.id = ?2 AND s.stock_quantity > 0 AND p.product_available = 1
     ON CONFLICT (user_id, size_id) DO UPDATE SET
       quantity = min(cart_items.quantity + ?3, (SELECT stock_quantity FROM product_sizes WHERE id = excluded.size_id))`);
-  const statements = resolved.map(({ size, quantity }) => merge.bind(userId, size.id, quantity));
+  const statements = resolved.map(({ sizeId, quantity }) => merge.bind(userId, sizeId, quantity));
   if (statements.length) await d1.batch(statements);
 }
 
-const sameLine = (line: GuestCartLine, productId: number, sizeId: number) => line.productId === productId && (line.sizeId ?? sizeId) === sizeId;
+const sameLine = (line: GuestCartLine, productId: number, sizeId: number) => line.productId === productId && line.sizeId === sizeId;
 
-/** Adds to a visitor's cookie cart, with the same stock cap; returns the new lines to store. */
+/**
+ * Adds to a visitor's cookie cart, with the same stock cap; returns the new lines to store, without the lines of
+ * products and sizes that no longer exist (they would count toward the line limit and the navigation bar's count).
+ */
 export async function addToGuestCart(db: Db, lines: GuestCartLine[], productId: number, sizeId: number | undefined, quantity = 1): Promise<GuestCartLine[]> {
-  const { size } = await purchasableSize(db, productId, sizeId);
-  const existing = lines.find((line) => sameLine(line, productId, size.id));
+  const [{ size }, cart] = await Promise.all([purchasableSize(db, productId, sizeId), getGuestCart(db, lines).then(toGuestLines)]);
+  const existing = cart.find((line) => sameLine(line, productId, size.id));
   const wanted = (existing?.quantity ?? 0) + quantity;
   if (wanted > size.stockQuantity) throw conflict(ABOVE_STOCK);
-  if (existing) return lines.map((line) => (line === existing ? { productId, sizeId: size.id, quantity: wanted } : line));
-  if (lines.length >= GUEST_CART_MAX_LINES) throw conflict(`A cart holds at most ${GUEST_CART_MAX_LINES} different products`);
-  return [...lines, { productId, sizeId: size.id, quantity }];
+  if (existing) return cart.map((line) => (line === existing ? { productId, sizeId: size.id, quantity: wanted } : line));
+  if (cart.length >= GUEST_CART_MAX_LINES) throw conflict(`A cart holds at most ${GUEST_CART_MAX_LINES} different products`);
+  return [...cart, { productId, sizeId: size.id, quantity }];
 }
 
-/** Sets a line of a visitor's cookie cart (0 or below removes it), with the same stock cap. */
+/**
+ * Sets a line of a visitor's cookie cart (0 or below removes it; without a size, every line of the product), with the
+ * server cart's rules: lowering is always allowed, raising must fit the stock. Stale lines are dropped, as in add.
+ */
 export async function setGuestCartQuantity(db: Db, lines: GuestCartLine[], productId: number, sizeId: number | undefined, quantity: number): Promise<GuestCartLine[]> {
-  const ofProduct = lines.filter((line) => line.productId === productId);
-  const chosen = sizeId ?? (ofProduct.length === 1 ? ofProduct[0].sizeId : undefined);
-  if (quantity <= 0) return lines.filter((line) => !(line.productId === productId && (chosen === undefined || line.sizeId === undefined || line.sizeId === chosen)));
-  const { size } = await purchasableSize(db, productId, chosen);
+  const cart = toGuestLines(await getGuestCart(db, lines));
+  if (quantity <= 0) return cart.filter((line) => !(line.productId === productId && (sizeId === undefined || line.sizeId === sizeId)));
+  const ofProduct = cart.filter((line) => line.productId === productId);
+  const line = sizeId === undefined ? (ofProduct.length === 1 ? ofProduct[0] : undefined) : ofProduct.find((l) => l.sizeId === sizeId);
+  if (line && quantity <= line.quantity) return cart.map((l) => (l === line ? { ...l, quantity } : l));
+  const { size } = await purchasableSize(db, productId, line?.sizeId ?? sizeId);
   if (quantity > size.stockQuantity) throw conflict(ABOVE_STOCK);
-  const exists = lines.some((line) => sameLine(line, productId, size.id));
-  return exists
-    ? lines.map((line) => (sameLine(line, productId, size.id) ? { productId, sizeId: size.id, quantity } : line))
-    : [...lines, { productId, sizeId: size.id, quantity }];
+  return cart.some((l) => sameLine(l, productId, size.id))
+    ? cart.map((l) => (sameLine(l, productId, size.id) ? { productId, sizeId: size.id, quantity } : l))
+    : [...cart, { productId, sizeId: size.id, quantity }];
 }

@@ -18,6 +18,7 @@ export type OrderRow = typeof orders.$inferSelect;
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
 export const PRICES_CHANGED = "Prices have changed since you opened the checkout. Please check the new total and place your order again.";
+export const noLongerAvailable = (productName: string) => `${productName} is no longer available`;
 
 export interface BankSlip {
   bytes: Uint8Array;
@@ -58,7 +59,9 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
     else lines.set(size.id, { product, size, quantity });
   }
   for (const { product, size, quantity } of lines.values()) {
-    if (!product.productAvailable || quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
+    // A product taken off sale is no longer available in any size: its stock is not what stops the order.
+    if (!product.productAvailable) throw conflict(noLongerAvailable(product.name));
+    if (quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
   }
   return [...lines.values()];
 }

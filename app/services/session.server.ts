@@ -3,8 +3,10 @@ import { redirect, type AppLoadContext } from "react-router";
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
 import { guestCartCookie, guestCartCount, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
+import type { CartLine } from "~/lib/schemas/cart";
 import { endSession, findSessionByToken, type SessionUser } from "./auth.server";
-import { mergeIntoServerCart } from "./cart.server";
+import { guestCartPlan, mergeIntoServerCart } from "./cart.server";
+import { readWithNext } from "./db.server";
 import { TOKEN_LIFETIME_SECONDS, readToken as verifyToken, unverifiedClaims } from "./token.server";
 
 // The web session is the API's JWT in an HttpOnly cookie; the API also takes it as a bearer token.
@@ -83,14 +85,43 @@ export function claimedUserId(request: Request, context: AppLoadContext): number
   return token ? (unverifiedClaims(token)?.userId ?? null) : null;
 }
 
+// A visitor's cart as the catalogue has it, read once for all the loaders of a request (the navigation bar's count
+// and the cart page share it), riding with the page's own batch: no round trip of its own on a page that reads D1.
+const guestCartReads = new WeakMap<Request, () => Promise<CartLine[]>>();
+
 /**
- * The pairs in the customer's or the visitor's cart, for the navigation bar: a customer's were read with the session.
- * After an action, React Router runs the loaders with a request of their own, so the session (and the count) is read
- * after the action's change (tests/workers/cart-screens.test.ts checks it).
+ * The visitor's cart lines that still exist in the catalogue (SPEC: only items still in the product list are shown).
+ * A visitor with an empty cart costs no D1 read (their catalogue pages come from the edge cache). The read starts at
+ * the first call and is sent with the next batch of the request's database, or alone when the answer is awaited first.
+ */
+export function guestCartNow(request: Request, context: AppLoadContext): Promise<CartLine[]> {
+  return guestCartRead(request, context)();
+}
+
+function guestCartRead(request: Request, context: AppLoadContext): () => Promise<CartLine[]> {
+  let read = guestCartReads.get(request);
+  if (!read) {
+    const lines = guestCartOf(request, context);
+    const rider = lines.length ? readWithNext(context.db, guestCartPlan(context.db, lines)) : null;
+    let answer: Promise<CartLine[]> | undefined;
+    read = () => (answer ??= rider ? rider.answer() : Promise.resolve([]));
+    guestCartReads.set(request, read);
+  }
+  return read;
+}
+
+/**
+ * The pairs in the customer's or the visitor's cart, for the navigation bar: a customer's were read with the session;
+ * a visitor's count only the lines the cart page shows. After an action, React Router runs the loaders with a request
+ * of their own, so the session (and the count) is read after the action's change (tests/workers/cart-screens.test.ts).
  */
 export async function cartCountOf(request: Request, context: AppLoadContext): Promise<number> {
+  // Queued before anything is awaited, so it can go with the page's first batch (only without a token: a customer's
+  // count comes with the session's row).
+  const visitor = readToken(request, context) === null ? guestCartRead(request, context) : null;
   const session = await getSession(request, context);
-  return session.user ? session.cartCount : guestCartCount(guestCartOf(request, context));
+  if (session.user) return session.cartCount;
+  return guestCartCount(await (visitor ?? guestCartRead(request, context))());
 }
 
 /**

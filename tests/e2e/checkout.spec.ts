@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
+import { CHECKOUT_BLOCKED } from "../../app/lib/availability";
 import { nameWithSize } from "../../app/lib/sizes";
 import { DEMO_ADMIN, gotoHydrated, isDemoProduct, pngFromPixels, register, uniqueUser, waitForHydration } from "./helpers";
 
@@ -231,6 +232,123 @@ test("a chosen slip that is no picture or PDF says so at once, with no preview; 
   await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toBeVisible();
   await expect(dialog.getByText("Please upload a valid image (JPEG, PNG) or PDF file")).toHaveCount(0);
   await expect(dialog.getByRole("alert")).toHaveText("Please enter your full name");
+});
+
+interface FlagShoe {
+  id: number;
+  name: string;
+  sizes: { id: number; label: string; stockQuantity: number }[];
+}
+
+/** A token from POST /api/auth/login (the admin's) or /register then /login (a new customer's). */
+async function apiToken(request: APIRequestContext, account: { email: string; password: string }): Promise<string> {
+  const response = await request.post("/api/auth/login", { data: { email: account.email, password: account.password } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** An "E2E ..." product made through the API (other tests skip such products), with the sizes given. */
+async function makeShoe(request: APIRequestContext, token: string, name: string, sizes: { label: string; stockQuantity: number }[]): Promise<FlagShoe> {
+  const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 1000, category: "Gents", stockQuantity: 0, releaseDate: "2026-01-01", productAvailable: true, sizes };
+  const response = await request.post("/api/product", {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { product: JSON.stringify(product), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: PNG_SLIP } },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as FlagShoe;
+}
+
+/** The admin changes a product: its sizes' stock (by label) and whether it is for sale. */
+async function changeShoe(request: APIRequestContext, token: string, shoe: FlagShoe, stock: Record<string, number>, productAvailable = true): Promise<void> {
+  const sizes = shoe.sizes.map(({ id, label, stockQuantity }) => ({ id, label, stockQuantity: stock[label] ?? stockQuantity }));
+  const product = { name: shoe.name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 1000, category: "Gents", stockQuantity: 0, releaseDate: "2026-01-01", productAvailable, sizes };
+  const response = await request.put(`/api/product/${shoe.id}`, { headers: { Authorization: `Bearer ${token}` }, multipart: { product: JSON.stringify(product) } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+test("cart lines the shop changed since are flagged, can be lowered, and hold the checkout back until fixed", async ({ page, request, context, baseURL }) => {
+  test.slow(); // an admin's changes, a customer's cart and a visitor's, on a machine that may be busy
+  const mark = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const admin = await apiToken(request, DEMO_ADMIN);
+  const shoe = await makeShoe(request, admin, `E2E Flag Runner ${mark}`, ["EU 40", "EU 41", "EU 42"].map((label) => ({ label, stockQuantity: 5 })));
+  const gone = await makeShoe(request, admin, `E2E Flag Retired ${mark}`, [{ label: "EU 40", stockQuantity: 5 }]);
+  const size = (label: string) => shoe.sizes.find((s) => s.label === label)!.id;
+  const line = (label: string) => page.getByTestId("cart-line").filter({ has: page.getByText(`Size: ${label}`, { exact: true }) }).filter({ hasText: shoe.name });
+  const retired = page.getByTestId("cart-line").filter({ hasText: gone.name });
+  const fewer = (row: ReturnType<typeof line>) => row.getByRole("button", { name: /^One fewer / });
+  const summary = page.getByRole("complementary", { name: "Order summary" });
+  try {
+    // A customer's saved cart: 3 pairs of EU 41, 2 of EU 40, 1 of EU 42, and 2 of a shoe about to be taken off sale.
+    const user = uniqueUser();
+    expect((await request.post("/api/auth/register", { data: user })).status()).toBe(201);
+    const customer = await apiToken(request, user);
+    const auth = { headers: { Authorization: `Bearer ${customer}` } };
+    for (const [productId, sizeId, quantity] of [[shoe.id, size("EU 41"), 3], [shoe.id, size("EU 40"), 2], [shoe.id, size("EU 42"), 1], [gone.id, gone.sizes[0].id, 2]]) {
+      expect((await request.post(`/api/cart/add?productId=${productId}&sizeId=${sizeId}&quantity=${quantity}`, auth)).status()).toBe(200);
+    }
+    // The admin lowers EU 41 to 1, sells out EU 40 and takes the other shoe off sale.
+    await changeShoe(request, admin, shoe, { "EU 41": 1, "EU 40": 0 });
+    await changeShoe(request, admin, gone, {}, false);
+
+    await context.addCookies([{ name: "stride_session", value: customer, url: baseURL! }]);
+    await gotoHydrated(page, "/cart");
+    await expect(line("EU 41").getByTestId("cart-line-problem")).toHaveText("Only 1 left");
+    await expect(line("EU 40").getByTestId("cart-line-problem")).toHaveText("Sold out in this size");
+    await expect(retired.getByTestId("cart-line-problem")).toHaveText("No longer available");
+    await expect(line("EU 42").getByTestId("cart-line-problem")).toHaveCount(0);
+    await expect(summary.getByText(CHECKOUT_BLOCKED)).toBeVisible();
+    await expect(summary.getByRole("button", { name: "Proceed to Checkout" })).toBeDisabled();
+    await expect(page.getByTestId("cart-total")).toHaveText(formatRs(1000)); // EU 42 alone
+
+    // '−' works on each flagged line; EU 41 is fixed at 1, the others stay flagged until removed.
+    await fewer(line("EU 41")).click();
+    await expect(line("EU 41").getByTestId("cart-quantity")).toHaveText("2");
+    await expect(line("EU 41").getByTestId("cart-line-problem")).toHaveText("Only 1 left");
+    await fewer(line("EU 41")).click();
+    await expect(line("EU 41").getByTestId("cart-quantity")).toHaveText("1");
+    await expect(line("EU 41").getByTestId("cart-line-problem")).toHaveCount(0);
+    await fewer(line("EU 40")).click();
+    await expect(line("EU 40").getByTestId("cart-quantity")).toHaveText("1");
+    await fewer(retired).click();
+    await expect(retired.getByTestId("cart-quantity")).toHaveText("1");
+    await expect(page.getByRole("alert")).toHaveCount(0); // no refusal anywhere
+    await expect(summary.getByRole("button", { name: "Proceed to Checkout" })).toBeDisabled();
+    await line("EU 40").getByRole("button", { name: /^Remove / }).click();
+    await retired.getByRole("button", { name: /^Remove / }).click();
+    await expect(page.getByTestId("cart-line")).toHaveCount(2);
+    await expect(summary.getByText(CHECKOUT_BLOCKED)).toHaveCount(0);
+    await expect(page.getByTestId("cart-total")).toHaveText(formatRs(2000));
+    await summary.getByRole("link", { name: "Proceed to Checkout" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+
+    // A visitor's cookie cart: the same flags and the same fix; a line of a product deleted since counts nowhere.
+    await context.clearCookies();
+    const cookieCart = [
+      { productId: shoe.id, sizeId: size("EU 41"), quantity: 3 },
+      { productId: 999_999, sizeId: 999_999, quantity: 4 },
+      { productId: gone.id, sizeId: gone.sizes[0].id, quantity: 1 },
+      { productId: shoe.id, sizeId: size("EU 42"), quantity: 1 },
+    ];
+    await context.addCookies([{ name: "stride_cart", value: encodeURIComponent(JSON.stringify(cookieCart)), url: baseURL! }]);
+    await gotoHydrated(page, "/cart");
+    await expect(cartLink(page, 5)).toBeVisible();
+    await expect(page.getByTestId("cart-line")).toHaveCount(3);
+    await expect(line("EU 41").getByTestId("cart-line-problem")).toHaveText("Only 1 left");
+    await expect(retired.getByTestId("cart-line-problem")).toHaveText("No longer available");
+    await expect(summary.getByRole("button", { name: "Login to Checkout" })).toBeDisabled();
+    await fewer(line("EU 41")).click();
+    await fewer(line("EU 41")).click();
+    await expect(line("EU 41").getByTestId("cart-quantity")).toHaveText("1");
+    await expect(cartLink(page, 3)).toBeVisible();
+    await retired.getByRole("button", { name: /^Remove / }).click();
+    await expect(summary.getByRole("link", { name: "Login to Checkout" })).toBeVisible();
+    await expect(cartLink(page, 2)).toBeVisible();
+    // The cookie no longer holds the deleted product's line.
+    const stored = (await context.cookies()).find((cookie) => cookie.name === "stride_cart")!;
+    expect((JSON.parse(decodeURIComponent(stored.value)) as { productId: number }[]).map((l) => l.productId)).toEqual([shoe.id, shoe.id]);
+  } finally {
+    for (const id of [shoe.id, gone.id]) await request.delete(`/api/product/${id}`, { headers: { Authorization: `Bearer ${admin}` } });
+  }
 });
 
 test.describe("without JavaScript", () => {

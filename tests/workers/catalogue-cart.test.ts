@@ -54,9 +54,9 @@ describe("POST /cart/add as a visitor (cookie cart)", () => {
   it("adds to an existing line and keeps the other lines", async () => {
     const response = await add({ productId: String(stockTwo) }, guestCookie([{ productId: plenty, quantity: 3 }, { productId: stockTwo, quantity: 1 }]));
     expect(response.status).toBe(200);
-    // A line saved before sizes existed is still found, and is written back with its size.
+    // A line saved before sizes existed is still found, and is written back with its size (every line is).
     expect(JSON.parse(cookieValue(response, "stride_cart"))).toEqual([
-      { productId: plenty, quantity: 3 },
+      { productId: plenty, sizeId: await onlySizeOf(plenty), quantity: 3 },
       { productId: stockTwo, sizeId: await onlySizeOf(stockTwo), quantity: 2 },
     ]);
   });

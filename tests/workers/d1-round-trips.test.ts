@@ -133,6 +133,25 @@ describe("a logged-in page reads D1 once", () => {
     }
   });
 
+  it("a visitor with a cookie cart: the navigation bar's count (only lines still in the catalogue) rides with the page's batch", async () => {
+    const cart = `stride_cart=${encodeURIComponent(JSON.stringify([{ productId, quantity: 2 }, { productId: 987_654, quantity: 5 }]))}`;
+    for (const [path, shows] of [
+      ["/?category=Gents", `/product/${productId}`],
+      [`/product/${productId}`, "Add to Cart"],
+      ["/cart", `/product/${productId}`],
+    ] as const) {
+      const page = await roundTripsOf(path, cart);
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).toContain(shows);
+      expect(page.html, path).toContain('aria-label="Cart, 2 items"');
+      expect(page.trips, path).toBe(1);
+    }
+    // An empty cart reads nothing for the count: the cart page of a visitor without one reads D1 not at all.
+    const empty = await roundTripsOf("/cart");
+    expect(empty.html).toContain("Your cart is empty");
+    expect(empty.trips).toBe(0);
+  });
+
   it("a deep page of the back office is read only after the admin check: a customer's token never makes D1 walk to it", async () => {
     const admin = await newAdmin();
     for (const path of ["/admin/orders?page=60", "/admin/users?page=60"]) {

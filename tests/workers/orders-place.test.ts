@@ -368,10 +368,11 @@ describe("POST /api/orders, refusals change nothing", () => {
     await cartOk("DELETE", "/clear", customer.token);
   });
 
-  it("an unavailable product is 409 even with stock", async () => {
+  it("an unavailable product is 409 '<name> is no longer available' even with stock (not 'Insufficient stock')", async () => {
     const hidden = await product({ name: `Order Hidden ${t}`, stockQuantity: 5, productAvailable: false });
     await expectNothingChanged(hidden, 5, async () => {
-      await expectApiError(await postOrder(orderForm(orderBody([{ productId: hidden, quantity: 1 }])), customer.token), 409);
+      const body = await expectApiError(await postOrder(orderForm(orderBody([{ productId: hidden, quantity: 1 }])), customer.token), 409);
+      expect(body.message).toBe(`Order Hidden ${t} is no longer available`);
     });
   });
 

@@ -37,7 +37,7 @@ export const cartApi = apiResource("/api/cart", {
     },
   }),
   "PUT /set": endpoint({
-    summary: "Set a line's quantity (the line of sizeId; without it, the product's only size or only line); 0 or below removes the line; above the size's stock is 409",
+    summary: "Set a line's quantity (the line of sizeId; without it, the product's only size or only line); 0 or below removes the line; lowering a line is always allowed, raising it or a new line above the size's stock (or of a sold-out size or a product off sale) is 409",
     auth: "user",
     query: cartSetQuerySchema,
     responses: { 200: lines, ...errors },
