@@ -55,9 +55,12 @@ export const products = sqliteTable(
     // Kept beside the product so the grid shows ratings without aggregating reviews per card.
     ratingCount: integer("rating_count").notNull().default(0),
     ratingTotal: integer("rating_total").notNull().default(0),
-    // Raised by one by every save of the product's pictures, which reads it first and writes read + 1: a trigger
-    // (migrations/0010) refuses any other value, so of two saves that read the same pictures only the first commits.
-    picturesVersion: integer("pictures_version").notNull().default(0),
+    // The product's edit version: raised by one by every admin save (its fields, sizes and pictures; orders moving
+    // stock leave it alone). A save writes base + 1, base being the version its form was loaded with (or, for an API
+    // client that sends none, the one it read); a trigger (migrations/0011) refuses any other value, so a save from a
+    // form older than another save, or racing it, fails whole. The column keeps its first name, from when it guarded
+    // the pictures alone.
+    version: integer("pictures_version").notNull().default(0),
     createdAt: timestamp("created_at"),
     updatedAt: timestamp("updated_at").$onUpdate(() => Date.now()),
   },

@@ -10,6 +10,8 @@ import { SizesEditor } from "./SizesEditor";
 export interface ProductFormResult {
   message?: string;
   fieldErrors?: Record<string, string[] | undefined>;
+  /** Another save of the product came first (409): the form offers to load the product as it now is. */
+  changed?: boolean;
 }
 
 /**
@@ -39,7 +41,22 @@ export function ProductForm({
   return (
     <Form method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_360px]" noValidate>
       <div className="space-y-5">
-        {result?.message && <FormAlert>{result.message}</FormAlert>}
+        {result?.message && (
+          <FormAlert>
+            {result.message}
+            {result.changed && product && (
+              <>
+                .{" "}
+                {/* A whole new page, so that every field, size and picture shows what was saved, not what was typed. */}
+                <a href={`/product/update/${product.id}`} className="font-semibold underline underline-offset-2">
+                  Reload the product
+                </a>
+              </>
+            )}
+          </FormAlert>
+        )}
+        {/* The version of the product this form shows: a save after another admin's save of it is refused (409). */}
+        {product?.version !== undefined && <input type="hidden" name="version" value={product.version} />}
         <div className="grid gap-5 sm:grid-cols-2">
           <Field name="name" label="Name" required defaultValue={product?.name} errors={errors?.name} />
           <Field name="brand" label="Brand" required defaultValue={product?.brand} errors={errors?.brand} />

@@ -44,6 +44,8 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
       sizes: sizes?.rows,
       releaseDate: text("releaseDate"),
       productAvailable: form.get("productAvailable") === "on",
+      // The update form's hidden field: the product's version as the form was loaded (absent on the add form).
+      version: number("version"),
     });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

@@ -35,8 +35,12 @@ export async function action({ request, params, context, url }: Route.ActionArgs
     await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
     return redirect(`/product/${id}?saved=1`);
   } catch (error) {
-    // A rule only the save can check (no picture left) names its field, as the form's own checks do; anything else failed.
-    if (error instanceof HttpError) return data({ message: error.fieldErrors ? FIX_FIELDS : UPDATE_FAILED, fieldErrors: error.fieldErrors }, { status: error.status });
+    // A rule only the save can check (no picture left) names its field, as the form's own checks do; a form older than
+    // another save of the product (409) says so, so that the admin reloads; anything else failed.
+    if (error instanceof HttpError) {
+      if (error.status === 409) return data({ message: error.message, fieldErrors: undefined, changed: true }, { status: 409 });
+      return data({ message: error.fieldErrors ? FIX_FIELDS : UPDATE_FAILED, fieldErrors: error.fieldErrors }, { status: error.status });
+    }
     throw error;
   }
 }

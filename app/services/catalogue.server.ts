@@ -13,7 +13,7 @@ import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizesPlan, sizeUpdates } from "./sizes.server";
-import { etagFor, picturesQuery, savePictures, toImageViews, type PictureChanges, type ServedImage } from "./product-images.server";
+import { etagFor, picturesQuery, savePictures, toImageViews, versionBase, type PictureChanges, type ServedImage } from "./product-images.server";
 
 const { products, productImages } = schema;
 type ProductRow = typeof products.$inferSelect;
@@ -293,11 +293,6 @@ export async function searchProducts<View>(
   return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size, brands };
 }
 
-async function findProductRow(db: Db, id: number): Promise<ProductRow | null> {
-  const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1);
-  return row ?? null;
-}
-
 /** The product with all its pictures (`images`) as a plan (readTogether); null when there is no such product. */
 function productPlan(db: Db, id: number): ReadPlan<ProductView | null> {
   return {
@@ -306,7 +301,7 @@ function productPlan(db: Db, id: number): ReadPlan<ProductView | null> {
       const [row] = rows as ProductRow[];
       if (!row) return null;
       const view = toProductView(row);
-      return { ...view, images: toImageViews(view, pictures as Parameters<typeof toImageViews>[1]) };
+      return { ...view, images: toImageViews(view, pictures as Parameters<typeof toImageViews>[1]), version: row.version };
     },
   };
 }
@@ -362,12 +357,21 @@ export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInpu
   return getProduct(db, created.id);
 }
 
-/** The product's fields and its pictures as asked (see PictureChanges), in one batch. */
+/**
+ * The product's fields, sizes and pictures as asked (see PictureChanges), in one batch, if the product is still the
+ * version the client loaded (`input.version`; see versionBase): else 409 and nothing changes.
+ */
 export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, changes: PictureChanges): Promise<ProductView> {
-  const existing = await findProductRow(db, id);
-  if (!existing) throw notFound(PRODUCT_NOT_FOUND);
-  const sizes = await sizeUpdates(db, id, input);
-  await savePictures(db, bucket, id, changes, [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...sizes]);
+  // The version and the sizes in one read (one transaction): the version vouches for the sizes the update is planned on.
+  const { row, sizes } = await readTogether(db, {
+    row: { statements: [db.select({ version: products.version }).from(products).where(eq(products.id, id)).limit(1)], assemble: ([rows]) => (rows as { version: number }[])[0] },
+    sizes: sizesPlan(db, id),
+  });
+  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  // Checked before the sizes are: a size an older copy names may be gone, and the answer is then "changed".
+  const base = versionBase(input.version, row.version);
+  const sizeStatements = sizeUpdates(db, id, input, sizes);
+  await savePictures(db, bucket, id, changes, [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...sizeStatements], base);
   return getProduct(db, id);
 }
 

@@ -131,16 +131,29 @@ async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpl
   return key;
 }
 
-/**
- * Writes a product's pictures as planned, with the other statements given (the product's own fields), in one batch:
- * the rows read are deleted and the list written again in its new order (a position is unique per product, so rows
- * cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
- * pictures dropped leave R2 once it has succeeded. A save that committed in between (another admin, another tab)
- * fails the batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
- */
-/** The abort of migrations/0011's trigger: another save of the pictures committed first. */
-const picturesChanged = (error: unknown) => abortedByTrigger(error, "pictures_version");
+/** The abort of migrations/0011's trigger: another save of the product committed first. */
+const productChanged = (error: unknown) => abortedByTrigger(error, "pictures_version");
 
+/**
+ * The one rule of a product's edit version (products.version): a save is based on the version its client loaded (the
+ * form's hidden `version`, the API's `product.version`) or, when the client sends none, on the version just read;
+ * a base that is not the current version means another save came first: 409, nothing changed. This is the early,
+ * clear answer; savePictures' batch checks the same base again atomically (migrations/0011's trigger), so a save that
+ * commits between this read and that batch is caught too. Returns the base.
+ */
+export function versionBase(sent: number | undefined, current: number): number {
+  if (sent !== undefined && sent !== current) throw conflict(PICTURE_MESSAGES.changed);
+  return current;
+}
+
+/**
+ * Writes a product's pictures as planned, with the other statements given (the product's own fields and sizes), in
+ * one batch: the rows read are deleted and the list written again in its new order (a position is unique per product,
+ * so rows cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
+ * pictures dropped leave R2 once it has succeeded. `version` is the version the save is based on (see versionBase):
+ * a save that committed after it (another admin, another tab, while a form was open or during this save) fails the
+ * batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
+ */
 export async function savePictures(
   db: Db,
   bucket: R2Bucket,
@@ -148,13 +161,16 @@ export async function savePictures(
   changes: PictureChanges,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Drizzle statement of this database
   before: any[] = [],
+  version?: number,
 ): Promise<void> {
   // The version and the rows in one read (a batch is one transaction), so the version vouches for these rows.
   const [[product], current] = await db.batch([
-    db.select({ version: schema.products.picturesVersion }).from(schema.products).where(eq(schema.products.id, productId)).limit(1),
+    db.select({ version: schema.products.version }).from(schema.products).where(eq(schema.products.id, productId)).limit(1),
     picturesQuery(db, productId),
   ]);
   if (!product) throw notFound("Product not found");
+  // Before plan(): a picture the older copy names may be gone, and the answer is then "changed", not "unknown picture".
+  const base = versionBase(version, product.version);
   const { planned, removed } = plan(current, changes);
   const newKeys: string[] = [];
   try {
@@ -171,8 +187,8 @@ export async function savePictures(
     }
     const readIds = current.map((row) => row.id);
     await db.batch([
-      // First: fails the batch (see migrations/0011) if another save committed since the read above.
-      db.update(schema.products).set({ picturesVersion: product.version + 1 }).where(eq(schema.products.id, productId)),
+      // First: fails the batch (see migrations/0011) if another save committed since the version the save is based on.
+      db.update(schema.products).set({ version: base + 1 }).where(eq(schema.products.id, productId)),
       ...before,
       ...(readIds.length ? [db.delete(productImages).where(and(eq(productImages.productId, productId), inArray(productImages.id, readIds)))] : []),
       // One statement a row keeps each under D1's 100 bound parameters.
@@ -182,7 +198,7 @@ export async function savePictures(
     if (newKeys.length) await bucket.delete(newKeys);
     const failure = constraintFailure(error);
     if (failure === "foreign-key") throw notFound("Product not found"); // deleted meanwhile
-    if (failure === "unique" || failure === "check" || picturesChanged(error)) throw conflict(PICTURE_MESSAGES.changed);
+    if (failure === "unique" || failure === "check" || productChanged(error)) throw conflict(PICTURE_MESSAGES.changed);
     throw error;
   }
   // Only now, and only these: no committed row can name them, since any save based on the rows read before this one

@@ -100,10 +100,12 @@ export function insertSizes(db: Db, productId: number, sizes: SizeInput[]): Batc
  * `sizes` (the API's original shape), `stockQuantity` sets the stock of a one-size product; a product with several
  * sizes keeps their stock, since a total cannot say which size changed. With
  * `sizes`: listed ids are renamed, restocked (see newStock) and reordered, entries without an id are added, and sizes
- * left out are removed (their cart lines with them; order lines keep their copied label).
+ * left out are removed (their cart lines with them; order lines keep their copied label). `existing` is the sizes as
+ * read with the version the save is based on: a list from an older copy of the product (a size another admin added
+ * meanwhile, left out because that copy never showed it) never gets here, since the save is then refused (409, see
+ * versionBase in product-images.server.ts).
  */
-export async function sizeUpdates(db: Db, productId: number, input: ProductInput): Promise<BatchItem<"sqlite">[]> {
-  const existing = (await loadSizes(db, [productId])).get(productId) ?? [];
+export function sizeUpdates(db: Db, productId: number, input: ProductInput, existing: SizeView[]): BatchItem<"sqlite">[] {
   if (!input.sizes) {
     if (existing.length === 1) return [db.update(productSizes).set({ stockQuantity: input.stockQuantity }).where(eq(productSizes.id, existing[0].id))];
     // A client of API.md's original shape cannot name a size: the sizes keep their stock (the answer shows the total).

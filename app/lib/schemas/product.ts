@@ -76,6 +76,14 @@ export const productInputSchema = z.object({
     .refine((sizes) => new Set(sizes.map((size) => size.label.toLowerCase())).size === sizes.length, "Each size needs its own label")
     .refine((sizes) => new Set(sizes.flatMap((size) => (size.id ? [size.id] : []))).size === sizes.filter((size) => size.id).length, "A size is listed twice")
     .optional(),
+  // Optional (additive to API.md): the product's `version` as the client loaded it (the form always sends it). A save
+  // whose version is no longer the product's is 409 and changes nothing; without it, nothing is refused for its age.
+  version: z
+    .number({ error: typeError("version must be a number") })
+    .int("version must be a whole number")
+    .min(0, "version cannot be negative")
+    .max(Number.MAX_SAFE_INTEGER - 1, "version is too high")
+    .optional(),
 });
 export type ProductInput = z.infer<typeof productInputSchema>;
 
@@ -120,6 +128,11 @@ export const productSchema = z.object({
   reviewCount: z.number().int(),
   /** Every picture, first to last: on GET /product/{id} and the answers of POST and PUT (the lists leave it out). */
   images: z.array(productImageSchema).optional(),
+  /**
+   * The product's edit version, raised by every save of it (not by orders moving stock): on GET /product/{id} and the
+   * answers of POST and PUT. Sent back in PUT's `product.version`, it makes a save from an older copy a 409.
+   */
+  version: z.number().int().optional(),
 });
 export type ProductView = z.infer<typeof productSchema>;
 
