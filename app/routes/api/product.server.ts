@@ -12,7 +12,10 @@ const adminErrors = {
   400: { description: "Bad input" },
   401: { description: "No token, or an invalid or expired one" },
   403: { description: "Not an admin" },
-  409: { description: "The product was changed by someone else meanwhile: another save of its pictures committed first (PUT)" },
+  409: {
+    description:
+      "The product was changed by someone else meanwhile (PUT): the `product.version` sent is no longer the product's (another save came after the copy it was sent from), or another save committed during this one; nothing was changed",
+  },
   413: { description: "Image larger than 5 MB" },
   415: { description: "Image is not a JPEG, PNG, WebP or GIF (by its bytes)" },
 } as const;
@@ -59,7 +62,7 @@ export const productApi = apiResource("/api/product", {
   }),
   "PUT /{id}": endpoint({
     summary:
-      "Update a product (admin). Sizes: with `sizes`, the sizes become those listed (by id; without an id, new); without, stockQuantity sets a one-size product's stock. Pictures: `images` (JSON, optional) lists the current pictures to keep by id, first to last, with their `altText`; those left out are removed; absent keeps them all. `imageFile` (optional) then takes the place of the first picture; `imageFiles` (repeated) are added after the others. At most 8 in all, at least 1",
+      "Update a product (admin). `product.version` (optional): the `version` of the product as the client loaded it; if another save came since, 409 and nothing changes (without it, no save is refused for its age). Sizes: with `sizes`, the sizes become those listed (by id; without an id, new); without, stockQuantity sets a one-size product's stock. Pictures: `images` (JSON, optional) lists the current pictures to keep by id, first to last, with their `altText`; those left out are removed; absent keeps them all. `imageFile` (optional) then takes the place of the first picture; `imageFiles` (repeated) are added after the others. At most 8 in all, at least 1",
     auth: "admin",
     multipart,
     responses: { 200: { description: "The updated product", schema: apiProductSchema }, ...adminErrors, 404: { description: "No such product" } },
