@@ -223,6 +223,16 @@ describe("PUT /api/product/{id} and the version", () => {
     expect(now.version).toBe(created.version + 1);
   });
 
+  it("/api/openapi.json names the version: in the product answered and in PUT's product part", async () => {
+    const document = (await (await call("/api/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    const put = JSON.stringify(document.paths["/api/product/{id}"].put);
+    const get = JSON.stringify(document.paths["/api/product/{id}"].get);
+    expect(get).toContain('"version"');
+    // The request's product part and the 200 answer both hold it; the 409 says what it means.
+    expect(put.match(/"version"/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(put).toContain("`product.version`");
+  });
+
   it("a version that is no whole number is 400 on its field", async () => {
     const created = await shoe("Bad Version");
     const error = await expectApiError(await put(created.id, { ...productBody({ name: created.name }), version: "1" }), 400);
