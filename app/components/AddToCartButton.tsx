@@ -36,6 +36,8 @@ export function useAddToCart() {
     if (!productId) return;
     event.preventDefault();
     const key = FETCHER_PREFIX + productId;
+    // Its button stays focusable while adding (aria-disabled, so the focus stays on it): a second press waits.
+    if (adding.has(key)) return;
     setQueuedKeys((keys) => [...keys, key]);
     setAddedKeys((keys) => (keys.includes(key) ? keys : [...keys, key]));
     // The submission's promise settles once the action has answered and the page's data is reloaded.
@@ -91,7 +93,7 @@ export function AddToCartButton({
   const name = adding ? `Adding to Cart: ${productName}` : `Add to Cart: ${productName}`;
   return (
     // The button carries the product: a form posted without JavaScript sends the submitter's name and value.
-    <button type="submit" form={formId} name="productId" value={productId} className={`btn-primary ${className}`} disabled={adding} aria-label={name}>
+    <button type="submit" form={formId} name="productId" value={productId} className={`btn-primary ${className}`} aria-disabled={adding || undefined} aria-label={name}>
       {text}
     </button>
   );

@@ -7,7 +7,7 @@ import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
 import { checkoutCustomerSchema } from "~/lib/schemas/order";
-import { Field, FormAlert } from "./Field";
+import { Field, FormAlert, useFocusOnRefusal } from "./Field";
 import { Modal } from "./Modal";
 
 export const CHECKOUT_CLOSE_MS = 2000;
@@ -53,7 +53,9 @@ export function CheckoutModal({
 }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const form = useRef<HTMLFormElement>(null);
+  // What the last Place Order refused, field by field: the focus goes to the first field at fault, else the message.
+  const [refusal, setRefusal] = useState<{ fieldErrors: Record<string, string[]> } | null>(serverError ? { fieldErrors: serverError.fieldErrors ?? {} } : null);
+  const form = useFocusOnRefusal(refusal);
   const [slip, setSlip] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [slipError, setSlipError] = useState<string | null>(null);
@@ -82,10 +84,21 @@ export function CheckoutModal({
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setMessage(null);
+    if (placing || placed) return; // the button stays focusable meanwhile (aria-disabled)
     const values = Object.fromEntries(new FormData(event.currentTarget));
     const customer = checkoutCustomerSchema.safeParse(values);
-    const problem = !customer.success ? customer.error.issues[0].message : (await checkSlip(slip)).problem;
-    if (problem || !customer.success || !slip) return setMessage({ tone: "error", text: problem ?? BANK_SLIP_MESSAGES.missing });
+    if (!customer.success) {
+      const fieldErrors: Record<string, string[]> = {};
+      for (const issue of customer.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+      setRefusal({ fieldErrors });
+      return setMessage({ tone: "error", text: customer.error.issues[0].message });
+    }
+    const slipProblem = slip ? (await checkSlip(slip)).problem : BANK_SLIP_MESSAGES.missing;
+    if (slipProblem || !slip) {
+      setSlipError(slipProblem);
+      setRefusal({ fieldErrors: {} });
+      return setMessage({ tone: "error", text: slipProblem ?? BANK_SLIP_MESSAGES.missing });
+    }
 
     const body = new FormData();
     const orderItems = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
@@ -97,6 +110,7 @@ export function CheckoutModal({
     if (!response?.ok) {
       // A refusal on the cart's contents (a price changed, a size sold out) shows the cart as it now is.
       if (response?.status === 409) revalidator.revalidate();
+      setRefusal({ fieldErrors: {} });
       return setMessage({ tone: "error", text: await failureMessage(response) });
     }
 
@@ -114,7 +128,7 @@ export function CheckoutModal({
     }, CHECKOUT_CLOSE_MS);
   }
 
-  const errors = serverError?.fieldErrors;
+  const errors = refusal?.fieldErrors;
   return (
     <Modal title="Checkout" closeTo="/cart" closeLabel="Close checkout" size="xl" testId="checkout">
       <section aria-labelledby="bank-title" className="rounded-2xl bg-brand-50 p-5 text-sm dark:bg-slate-800">
@@ -196,8 +210,9 @@ export function CheckoutModal({
           <Link to="/cart" replace preventScrollReset className="btn-secondary">
             Cancel
           </Link>
-          {/* Disabled until a slip is chosen; before hydration the server checks it instead. */}
-          <button type="submit" className="btn-primary" disabled={placing || placed || (hydrated && !slip)}>
+          {/* Disabled until a slip is chosen (before hydration the server checks it instead). */}
+          {/* Disabled until a slip is chosen; while placing, aria-disabled only, so the focus stays on it. */}
+          <button type="submit" className="btn-primary" disabled={hydrated && !slip && !placing && !placed} aria-disabled={placing || placed || undefined}>
             {placing ? "Placing order..." : `Place Order · ${formatLkr(total)}`}
           </button>
         </div>

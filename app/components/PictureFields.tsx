@@ -41,12 +41,23 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => previews.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url)), [previews]);
   const byId = new Map(images.map((image) => [image.id, image]));
-  const move = (from: number, to: number) =>
+  // A move keeps the focus on the moved picture (its button may be disabled in its new place: then its other one)
+  // and says where it went.
+  const list = useRef<HTMLOListElement>(null);
+  const [moved, setMoved] = useState<{ id: number; action: string; at: number } | null>(null);
+  useEffect(() => {
+    if (!moved) return;
+    const item = list.current?.querySelector(`[data-picture-id="${moved.id}"]`);
+    (item?.querySelector<HTMLButtonElement>(`[data-action="${moved.action}"]:not(:disabled)`) ?? item?.querySelector<HTMLButtonElement>("[data-action]:not(:disabled)"))?.focus();
+  }, [moved]);
+  const move = (from: number, to: number, action: string) => {
     setOrder((ids) => {
       const next = ids.filter((_, index) => index !== from);
       next.splice(to, 0, ids[from]);
       return next;
     });
+    setMoved({ id: order[from], action, at: to + 1 });
+  };
   const fileErrors = errors?.imageFiles ?? errors?.imageFile ?? errors?.images;
   const tooMany = order.length + previews.length > PRODUCT_IMAGES_MAX;
 
@@ -55,13 +66,16 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
     <fieldset className="min-w-0 space-y-4">
       {/* The add form's file input says "Pictures" itself. */}
       {isUpdate && <legend className="field-label">Pictures</legend>}
+      <p className="sr-only" aria-live="polite">
+        {moved ? `${byId.get(moved.id)?.name ?? "The picture"} is now picture ${moved.at} of ${order.length}.` : ""}
+      </p>
       {order.length > 0 && (
-        <ol className="space-y-3" aria-label="Current pictures">
+        <ol ref={list} className="space-y-3" aria-label="Current pictures">
           {order.map((id, index) => {
             const image = byId.get(id)!;
             const label = `picture ${index + 1}`;
             return (
-              <li key={id} className="flex gap-3 rounded-xl border border-slate-200 p-3 has-[.remove:checked]:opacity-50 dark:border-slate-800" data-testid="current-picture">
+              <li key={id} data-picture-id={id} className="flex gap-3 rounded-xl border border-slate-200 p-3 has-[.remove:checked]:opacity-50 dark:border-slate-800" data-testid="current-picture">
                 <input type="hidden" name="picture" value={id} />
                 <img src={image.url} alt={image.alt} width={image.width ?? IMAGE_SIZE} height={image.height ?? IMAGE_SIZE} className="size-20 shrink-0 rounded-lg bg-slate-100 object-cover dark:bg-slate-800" />
                 <div className="min-w-0 flex-1 space-y-2">
@@ -73,13 +87,13 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
                     {hydrated ? (
                       <>
                         <input type="hidden" name={`position-${id}`} value={index + 1} />
-                        <button type="button" className={SMALL_BUTTON} disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={`Move up: ${label}`}>
+                        <button type="button" className={SMALL_BUTTON} disabled={index === 0} data-action="up" onClick={() => move(index, index - 1, "up")} aria-label={`Move up: ${label}`}>
                           Move up
                         </button>
-                        <button type="button" className={SMALL_BUTTON} disabled={index === order.length - 1} onClick={() => move(index, index + 1)} aria-label={`Move down: ${label}`}>
+                        <button type="button" className={SMALL_BUTTON} disabled={index === order.length - 1} data-action="down" onClick={() => move(index, index + 1, "down")} aria-label={`Move down: ${label}`}>
                           Move down
                         </button>
-                        <button type="button" className={SMALL_BUTTON} disabled={index === 0} onClick={() => move(index, 0)} aria-label={`Make first: ${label}`}>
+                        <button type="button" className={SMALL_BUTTON} disabled={index === 0} data-action="first" onClick={() => move(index, 0, "first")} aria-label={`Make first: ${label}`}>
                           Make first
                         </button>
                       </>

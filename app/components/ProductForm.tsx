@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { CATEGORIES } from "~/lib/constants";
 import type { ProductView } from "~/lib/schemas/product";
 import type { SizeView } from "~/lib/sizes";
-import { Field, FormAlert, useErrorsUntilEdited } from "./Field";
+import { Field, FormAlert, useErrorsUntilEdited, useFocusOnRefusal } from "./Field";
 import { PictureFields } from "./PictureFields";
 import { SizesEditor } from "./SizesEditor";
 
@@ -38,8 +38,11 @@ export function ProductForm({
   const descriptionErrors = useErrorsUntilEdited<HTMLTextAreaElement>(errors?.description);
   const categoryErrors = useErrorsUntilEdited<HTMLSelectElement>(errors?.category);
 
+  // A refused save moves the focus to the first field at fault, else to the message (it was left mid-page).
+  const form = useFocusOnRefusal(result);
+
   return (
-    <Form method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_360px]" noValidate>
+    <Form ref={form} method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_360px]" noValidate>
       <div className="space-y-5">
         {result?.message && (
           <FormAlert>

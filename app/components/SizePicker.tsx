@@ -30,6 +30,8 @@ export function SizePicker({ productId, productName, category, sizes, available 
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // The button stays focusable while adding (aria-disabled, so the focus stays on it): a second press waits.
+    if (adding) return;
     if (!chosen) {
       setMissing(true);
       group.current?.querySelector<HTMLInputElement>("input:not(:disabled)")?.focus();
@@ -100,7 +102,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
       )}
       <div className="mt-4">
         {available ? (
-          <button type="submit" className="btn-primary min-w-44" disabled={adding} aria-label={`${adding ? "Adding to Cart" : "Add to Cart"}: ${productName}`}>
+          <button type="submit" className="btn-primary min-w-44" aria-disabled={adding || undefined} aria-label={`${adding ? "Adding to Cart" : "Add to Cart"}: ${productName}`}>
             {adding ? "Adding..." : "Add to Cart"}
           </button>
         ) : (

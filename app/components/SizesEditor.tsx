@@ -1,4 +1,4 @@
-import { useEffect, useState, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 
 import { CATEGORIES, type Category } from "~/lib/constants";
 import { CATEGORY_SIZES, ONE_SIZE, SIZE_LABEL_MAX, SIZES_MAX, type SizeView } from "~/lib/sizes";
@@ -31,6 +31,7 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
     ...blankRows(BLANK_ROWS),
   ]);
   const [hydrated, setHydrated] = useState(false);
+  const addSize = useRef<HTMLButtonElement>(null);
   useEffect(() => setHydrated(true), []);
   const total = rows.reduce((sum, row) => sum + (!row.removed && /^\d+$/.test(row.stock) ? Number(row.stock) : 0), 0);
   const change = (key: string, changes: Partial<Row>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...changes } : row)));
@@ -133,7 +134,17 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
                       <span aria-hidden="true">Remove</span>
                     </label>
                   ) : hydrated ? (
-                    <button type="button" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}>
+                    <button
+                      type="button"
+                      className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400"
+                      aria-label={`Remove size ${row.label || index + 1}`}
+                      onClick={(event) => {
+                        // The row goes: the focus goes to the next row's label (or the one before, or Add size).
+                        const line = event.currentTarget.closest("tr");
+                        ((line?.nextElementSibling ?? line?.previousElementSibling)?.querySelector("input") ?? addSize.current)?.focus();
+                        setRows((all) => all.filter((r) => r.key !== row.key));
+                      }}
+                    >
                       Remove
                     </button>
                   ) : null}
@@ -157,7 +168,7 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
       </table>
       {hydrated && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className="btn-secondary" disabled={rows.length >= SIZES_MAX + BLANK_ROWS} onClick={() => setRows((all) => [...all, ...blankRows(1)])}>
+          <button ref={addSize} type="button" className="btn-secondary" disabled={rows.length >= SIZES_MAX + BLANK_ROWS} onClick={() => setRows((all) => [...all, ...blankRows(1)])}>
             Add size
           </button>
           <button type="button" className="btn-secondary" onClick={fillFromCategory}>

@@ -168,7 +168,17 @@ function CartLineRow({ line }: { line: CartLine }) {
             <input type="hidden" name="intent" value="set" />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />
-            <button type="submit" name="quantity" value={quantity - 1} disabled={quantity <= 1} aria-label={`One fewer ${name}`} className="inline-flex size-11 items-center justify-center text-lg font-semibold disabled:opacity-40">
+            {/* aria-disabled at one, not disabled: a press that takes the line to one keeps the focus on the button.
+                Without JavaScript a press at one asks for one again, which changes nothing. */}
+            <button
+              type="submit"
+              name="quantity"
+              value={Math.max(1, quantity - 1)}
+              aria-disabled={quantity <= 1 || undefined}
+              onClick={(event) => quantity <= 1 && event.preventDefault()}
+              aria-label={`One fewer ${name}`}
+              className="inline-flex size-11 items-center justify-center text-lg font-semibold aria-disabled:opacity-40"
+            >
               −
             </button>
             <output className="min-w-8 text-center font-semibold" aria-live="polite" data-testid="cart-quantity">

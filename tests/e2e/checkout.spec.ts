@@ -190,6 +190,11 @@ test("the checkout says 'Please enter your full name' when the name is cleared, 
   await dialog.getByLabel("Bank slip").setInputFiles(slipFile);
   await dialog.getByRole("button", { name: /^Place Order/ }).click();
   await expect(dialog.getByRole("alert")).toHaveText("Please enter your full name");
+  // The field at fault says so and takes the focus (WCAG 3.3.1): not just the message at the top.
+  const name = dialog.getByLabel("Full name");
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("Please enter your full name");
   await expect(page).toHaveURL("/cart?checkout");
 
   // Nothing was placed: the cart is still there and My Orders is empty.

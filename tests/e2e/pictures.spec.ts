@@ -121,6 +121,9 @@ test("the admin adds a product with several pictures, then reorders, describes a
     await expect(current).toHaveCount(3);
     await page.getByRole("button", { name: "Make first: picture 3", exact: true }).click();
     await expect(current.first()).toContainText("blue.png");
+    // The focus stays with the moved picture (its Make first is disabled now: its Move down takes it), and the move is said.
+    await expect(page.getByRole("button", { name: "Move down: picture 1", exact: true })).toBeFocused();
+    await expect(page.getByText("blue.png is now picture 1 of 3.")).toBeAttached();
     await page.getByRole("button", { name: "Move down: picture 2", exact: true }).click(); // red below green
     await expect(current.nth(2)).toContainText("red.png");
     await current.nth(1).getByLabel("Alt text").fill("green, from above");
