@@ -131,3 +131,28 @@ export function base64UrlDecode(text: string): Uint8Array {
 export function decodeJwtPart<T = Record<string, unknown>>(part: string): T {
   return JSON.parse(new TextDecoder().decode(base64UrlDecode(part))) as T;
 }
+
+/**
+ * The test's R2 bucket, whose uploads wait: `uploading` settles when the first put starts, and every put waits for
+ * `release()`. Holds one save between its reads and its batch, so another can commit in between.
+ */
+export function bucketHoldingPuts(): { bucket: R2Bucket; uploading: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const uploading = new Promise<void>((resolve) => (started = resolve));
+  const bucket = new Proxy(testEnv.BUCKET, {
+    get(target, property) {
+      if (property === "put") {
+        return async (...args: Parameters<R2Bucket["put"]>) => {
+          started();
+          await held;
+          return target.put(...args);
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { bucket, uploading, release };
+}

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { PNG_3X260, JPEG_300X2, WEBP_37X21 } from "./fixtures/images";
 import { productBody } from "./catalogue-helpers";
-import { authHeader, call, registerAdmin, testEnv } from "./helpers";
+import { authHeader, bucketHoldingPuts, call, registerAdmin, testEnv } from "./helpers";
 import { createDb } from "~/services/db.server";
 import type { ImageUpload } from "~/services/catalogue.server";
 import { savePictures } from "~/services/product-images.server";
@@ -57,23 +57,7 @@ describe("two saves of one product's pictures at once", () => {
     const [first, second] = images;
     const db = createDb(testEnv.DB);
     // B keeps both pictures and adds a third; its upload to R2 is held until A has committed and deleted `second`.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let uploading!: () => void;
-    const bUploading = new Promise<void>((resolve) => (uploading = resolve));
-    const slowBucket = new Proxy(testEnv.BUCKET, {
-      get(target, property) {
-        if (property === "put") {
-          return async (...args: Parameters<R2Bucket["put"]>) => {
-            uploading();
-            await held;
-            return target.put(...args);
-          };
-        }
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const { bucket: slowBucket, uploading: bUploading, release } = bucketHoldingPuts();
     const b = savePictures(db, slowBucket, id, { keep: [{ id: first.id }, { id: second.id }], added: [upload(WEBP_37X21, "three.webp", "image/webp", 37, 21)] }).then(
       () => "saved",
       (error: { status?: number; message?: string }) => `${error.status}: ${error.message}`,

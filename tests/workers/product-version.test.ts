@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminAccount, screenHtml, type Account } from "./admin-helpers";
 import { type ApiProduct, createProductApi, expectApiError, postMultipartForm, productBody, productMultipart, sendMultipart, tag } from "./catalogue-helpers";
 import { JPEG_300X2, PNG_3X260, WEBP_37X21 } from "./fixtures/images";
-import { call, testEnv } from "./helpers";
+import { bucketHoldingPuts, call, testEnv } from "./helpers";
 import { cartOk, newCustomer, placeOrder } from "./order-helpers";
 import { createDb } from "~/services/db.server";
 import { updateProduct } from "~/services/catalogue.server";
@@ -165,23 +165,7 @@ describe("a save from a form loaded before another save of the product", () => {
     const created = await shoe("Stale Race");
     const db = createDb(testEnv.DB);
     // B's upload to R2 (after its reads, before its batch) is held until A has committed.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let uploading!: () => void;
-    const bUploading = new Promise<void>((resolve) => (uploading = resolve));
-    const slowBucket = new Proxy(testEnv.BUCKET, {
-      get(target, property) {
-        if (property === "put") {
-          return async (...args: Parameters<R2Bucket["put"]>) => {
-            uploading();
-            await held;
-            return target.put(...args);
-          };
-        }
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const { bucket: slowBucket, uploading: bUploading, release } = bucketHoldingPuts();
     const body = { ...productBody({ name: created.name, category: "Gents" }), version: created.version };
     const webp = { bytes: WEBP_37X21, name: "b.webp", type: "image/webp", width: 37, height: 21 };
     const b = updateProduct(db, slowBucket, created.id, { ...body, sizes: [{ id: created.sizes[0].id, label: "EU 40", stockQuantity: 9 }] }, { added: [webp] }).then(
