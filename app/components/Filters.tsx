@@ -1,8 +1,9 @@
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Form, useLocation, useSubmit } from "react-router";
 
-import { activeFilterCount, type CatalogueFilters } from "~/lib/catalogue-filters";
+import { activeFilterCount, type CatalogueFilters, type FilterProblem } from "~/lib/catalogue-filters";
 import { AppLink } from "./AppLink";
+import { useSelectCommit } from "./useSelectCommit";
 
 /** The form's fields without the empty ones, so the URL says only what is chosen (no `minPrice=&maxPrice=`). */
 function compact(form: HTMLFormElement): URLSearchParams {
@@ -22,21 +23,41 @@ export interface FiltersProps {
   /** Where "Clear all" goes: the same listing without the filters. */
   clearHref: string;
   /** Why part of the URL's filters was set aside (a price range the wrong way round, say). */
-  problems: string[];
+  problems: FilterProblem[];
 }
 
 /**
  * The filters of a listing: a GET form, so the filters are in the URL and work without JavaScript. On phones it folds
  * behind a "Filters" disclosure (a <details>, so it opens without JavaScript too); on wide screens app.css shows it as
- * a bar, always open. With JavaScript a new size or brand applies at once; prices apply with Apply or Enter, not at every
+ * a bar, always open. With JavaScript a size or brand picked with the pointer applies at once, one chosen with the
+ * keyboard on Enter or on leaving the select (useSelectCommit); prices apply with Apply or Enter, not at every
  * keystroke; and empty fields stay out of the URL (without it the browser sends them empty, which the loaders ignore).
+ *
+ * The panel stays mounted from one URL to the next, so the focus stays on the control that applied a choice; its fields
+ * follow the URL's values (a "Clear all", Back) through the effect below.
  */
 export function Filters({ sizes, brands, values, keep, clearHref, problems }: FiltersProps) {
   const submit = useSubmit();
-  // The listing renders the panel anew for each URL (its fields start from the URL's values). A choice made in the open
-  // panel says so in the navigation's state, so on a phone the panel stays open for the next choice.
+  // A choice made in the open panel says so in the navigation's state, so on a phone the panel stays open for the next.
   const reopened = (useLocation().state as FiltersNavigationState | null)?.filtersOpen === true;
   const apply = (form: HTMLFormElement) => submit(compact(form), { method: "get", state: { filtersOpen: form.closest("details")?.open ?? false } satisfies FiltersNavigationState });
+  const selects = useSelectCommit(apply);
+  const form = useRef<HTMLFormElement>(null);
+  // The fields are uncontrolled (they start from the URL's values, which is also what the server renders): a new URL
+  // sets them to its values.
+  useEffect(() => {
+    const fields = form.current?.elements;
+    if (!fields) return;
+    const set = (name: string, value: string | number | undefined) => {
+      const field = fields.namedItem(name);
+      if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) field.value = value === undefined ? "" : String(value);
+    };
+    set("size", values.size);
+    set("brand", values.brand);
+    set("minPrice", values.minPrice);
+    set("maxPrice", values.maxPrice);
+  }, [values.size, values.brand, values.minPrice, values.maxPrice]);
+  const priceProblem = problems.some((problem) => problem.field === "price");
   const active = activeFilterCount(values);
   // An unknown brand from the URL stays selectable, so the form shows what the page is filtered by.
   const brandOptions = values.brand !== undefined && !brands.includes(values.brand) ? [values.brand, ...brands] : brands;
@@ -56,14 +77,17 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
         )}
       </summary>
       <Form
+        ref={form}
         method="get"
         aria-label="Filters"
         className="mt-3 flex flex-col gap-4 rounded-2xl border border-slate-200 p-4 sm:flex-row sm:flex-wrap sm:items-end lg:mt-0 dark:border-slate-800"
-        onChange={(event) => {
-          if (event.target instanceof HTMLSelectElement) apply(event.currentTarget);
-        }}
+        onPointerDown={selects.onPointerDown}
+        onKeyDown={selects.onKeyDown}
+        onChange={selects.onChange}
+        onBlur={selects.onBlur}
         onSubmit={(event) => {
           event.preventDefault();
+          selects.clearPending();
           apply(event.currentTarget);
         }}
       >
@@ -81,10 +105,11 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
             all="All sizes"
             options={sizeOptions}
             value={values.size}
+            problem={problems.some((problem) => problem.field === "size")}
             className="sm:w-36"
           />
         )}
-        <SelectFilter name="brand" label="Brand" all="All brands" options={brandOptions} value={values.brand} className="sm:w-56" />
+        <SelectFilter name="brand" label="Brand" all="All brands" options={brandOptions} value={values.brand} problem={problems.some((problem) => problem.field === "brand")} className="sm:w-56" />
         <fieldset className="min-w-0">
           <legend className="field-label">Price (Rs)</legend>
           <div className="flex items-center gap-2">
@@ -99,6 +124,8 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
               min={0}
               step="0.01"
               defaultValue={values.minPrice ?? ""}
+              aria-invalid={priceProblem || undefined}
+              aria-describedby={priceProblem ? "filter-problem-price" : undefined}
               className="field-input min-w-0 flex-1 sm:w-28 sm:flex-none"
             />
             <label htmlFor="filter-max-price" className="text-sm text-slate-600 dark:text-slate-400">
@@ -112,6 +139,8 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
               min={0}
               step="0.01"
               defaultValue={values.maxPrice ?? ""}
+              aria-invalid={priceProblem || undefined}
+              aria-describedby={priceProblem ? "filter-problem-price" : undefined}
               className="field-input min-w-0 flex-1 sm:w-28 sm:flex-none"
             />
           </div>
@@ -126,12 +155,16 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
             </AppLink>
           )}
         </div>
+        {/* A role=alert on a <ul> would take away its list semantics (axe: listitem, aria-allowed-role): the alert wraps
+            one line per problem, each with an id the field it concerns is described by. */}
         {problems.length > 0 && (
-          <ul role="alert" className="field-error basis-full">
+          <div role="alert" className="field-error basis-full space-y-1">
             {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
+              <p key={problem.field} id={`filter-problem-${problem.field}`}>
+                {problem.message}
+              </p>
             ))}
-          </ul>
+          </div>
         )}
       </Form>
     </details>
@@ -143,13 +176,13 @@ interface FiltersNavigationState {
 }
 
 /** One of the filter form's choices (size, brand): a labelled select whose first option clears it. */
-function SelectFilter({ name, label, all, options, value, className }: { name: string; label: ReactNode; all: string; options: readonly string[]; value?: string; className: string }) {
+function SelectFilter({ name, label, all, options, value, problem, className }: { name: string; label: ReactNode; all: string; options: readonly string[]; value?: string; problem: boolean; className: string }) {
   return (
     <div className={className}>
       <label htmlFor={`filter-${name}`} className="field-label">
         {label}
       </label>
-      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className="field-input">
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} aria-describedby={problem ? `filter-problem-${name}` : undefined} className="field-input">
         <option value="">{all}</option>
         {options.map((option) => (
           <option key={option} value={option}>

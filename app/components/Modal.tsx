@@ -9,7 +9,7 @@ const SIZES = { md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl" } as const;
 
 /**
  * Keeps Tab and Shift+Tab inside the dialog, closes it on Escape, locks the page's scroll, and gives the focus back to
- * whatever had it (the button that opened the dialog) when it goes. The first `[data-autofocus]` element gets the focus
+ * whatever had it (the button that opened the dialog) when it goes, or to the page's <h1> when nothing did. The first `[data-autofocus]` element gets the focus
  * on opening, else the dialog itself, so a screen reader starts at its title.
  */
 function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: () => void) {
@@ -45,7 +45,13 @@ function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: 
     return () => {
       document.removeEventListener("keydown", onKey);
       document.body.style.overflow = overflow;
-      if (returnTo?.isConnected) returnTo.focus();
+      if (returnTo?.isConnected) return returnTo.focus();
+      // Opened with the page (a URL with the dialog's parameter), there is no opener: the page's heading takes the
+      // focus, so it is not dropped on <body> and a screen reader goes on from the top of the page.
+      const landing = document.querySelector<HTMLElement>("main h1") ?? document.querySelector<HTMLElement>("h1, main");
+      if (!landing) return;
+      if (!landing.hasAttribute("tabindex")) landing.tabIndex = -1;
+      landing.focus();
     };
   }, [ref]);
 }

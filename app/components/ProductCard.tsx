@@ -46,11 +46,11 @@ export const ProductCard = memo(function ProductCard({
       )}
       <div className="flex flex-1 flex-col gap-1 p-4">
         <p className="text-xs font-semibold uppercase tracking-wider text-slate-600 dark:text-slate-400">{product.brand}</p>
-        <h2 className="text-base font-semibold leading-snug">
+        <h3 className="text-base font-semibold leading-snug">
           <AppLink to={`/product/${product.id}`} className="after:absolute after:inset-0 group-hover:text-brand-700 dark:group-hover:text-brand-300">
             {product.name}
           </AppLink>
-        </h2>
+        </h3>
         {product.reviewCount > 0 && product.averageRating !== null && (
           <p className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
             <Stars rating={product.averageRating} />

@@ -97,8 +97,18 @@ export function SearchBox({ id }: { id: string }) {
   }
 
   const showPanel = open && value.trim() !== "" && settled;
+  const noMatch = showPanel && !results.length;
   return (
-    <div ref={wrapper} className="relative w-full">
+    <div
+      ref={wrapper}
+      className="relative w-full"
+      // Tab or Shift+Tab out of the box: the suggestions would cover what gets the focus next (WCAG 2.4.11). Only a
+      // focus that lands outside closes them (a click on a suggestion in Safari, which does not focus links, has no
+      // next element: the mousedown handler covers clicks elsewhere).
+      onBlur={(event) => {
+        if (event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+      }}
+    >
       <Form
         method="get"
         action="/search"
@@ -131,36 +141,42 @@ export function SearchBox({ id }: { id: string }) {
           className="field-input pl-10"
         />
       </Form>
-      {showPanel && (
+      {showPanel && results.length > 0 && (
         <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
-          {results.length ? (
-            <ul id={listId} role="listbox" aria-label="Matching products" className="max-h-96 overflow-auto py-1">
-              {results.map((product, index) => (
-                // The link is the option itself (a link inside an option is hidden from screen readers, and a second focus
-                // stop): the focus stays in the input (aria-activedescendant), a click still follows the link.
-                <li key={product.id} role="none">
-                  <Link
-                    id={`${listId}-${index}`}
-                    role="option"
-                    aria-selected={index === active}
-                    tabIndex={-1}
-                    to={`/product/${product.id}`}
-                    className={`flex min-h-11 items-center justify-between gap-3 px-4 py-2 text-sm ${index === active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
-                    onMouseEnter={() => setActive(index)}
-                  >
-                    <span className="font-medium">{product.name}</span>
-                    <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{product.brand}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p id={listId} role="status" className="px-4 py-3 text-sm text-slate-600 dark:text-slate-400">
-              {NO_MATCH}
-            </p>
-          )}
+          <ul id={listId} role="listbox" aria-label="Matching products" className="max-h-96 overflow-auto py-1">
+            {results.map((product, index) => (
+              // The link is the option itself (a link inside an option is hidden from screen readers, and a second focus
+              // stop): the focus stays in the input (aria-activedescendant), a click still follows the link.
+              <li key={product.id} role="none">
+                <Link
+                  id={`${listId}-${index}`}
+                  role="option"
+                  aria-selected={index === active}
+                  tabIndex={-1}
+                  to={`/product/${product.id}`}
+                  className={`flex min-h-11 items-center justify-between gap-3 px-4 py-2 text-sm ${index === active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
+                  onMouseEnter={() => setActive(index)}
+                >
+                  <span className="font-medium">{product.name}</span>
+                  <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{product.brand}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
         </div>
       )}
+      {/* The live region is always in the page, empty until there is nothing to suggest: a region inserted together
+          with its text goes unannounced by many screen readers. It shows as the dropdown only while it speaks. */}
+      <p
+        role="status"
+        className={
+          noMatch
+            ? "absolute inset-x-0 top-full z-50 mt-1 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm text-slate-600 shadow-xl dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400"
+            : "sr-only"
+        }
+      >
+        {noMatch ? NO_MATCH : ""}
+      </p>
     </div>
   );
 }

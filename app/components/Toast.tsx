@@ -2,7 +2,12 @@ import { useEffect, useState } from "react";
 
 export const TOAST_MS = 5000;
 
-/** A message that hides itself after 5000 ms (SPEC §9); `id` changes to show the same text again. */
+/**
+ * A message that hides itself after 5000 ms (SPEC §9); `id` changes to show the same text again. The live region is
+ * always in the page, empty while there is nothing to say, and the message is put into it: a region inserted together
+ * with its text goes unannounced by many screen readers. So a screen that may show a toast renders <Toast> always,
+ * with message null when there is none.
+ */
 export function Toast({ message, tone = "success", id }: { message: string | null; tone?: "success" | "error"; id?: unknown }) {
   const [visible, setVisible] = useState(Boolean(message));
   useEffect(() => {
@@ -11,17 +16,25 @@ export function Toast({ message, tone = "success", id }: { message: string | nul
     const timer = setTimeout(() => setVisible(false), TOAST_MS);
     return () => clearTimeout(timer);
   }, [message, id]);
-  if (!message || !visible) return null;
+  const shown = Boolean(message) && visible;
   const styles =
     tone === "success"
       ? "bg-slate-900 text-white dark:bg-white dark:text-slate-900"
       : "bg-red-600 text-white dark:bg-red-500 dark:text-slate-950";
   return (
-    <div role="status" aria-live="polite" className={`fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}`}>
-      <span>{message}</span>
-      <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
-        Close
-      </button>
+    <div
+      role="status"
+      aria-live="polite"
+      className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}
+    >
+      {shown && (
+        <>
+          <span>{message}</span>
+          <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
+            Close
+          </button>
+        </>
+      )}
     </div>
   );
 }

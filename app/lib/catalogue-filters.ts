@@ -2,6 +2,8 @@
 // client and server, without zod (the home page's client code imports it): the query schemas that read these
 // parameters are in schemas/product.ts.
 
+import { formatPrice } from "./format";
+
 /** The URL parameters of the filters beside the category and the sort. */
 export const FILTER_PARAMS = ["size", "brand", "minPrice", "maxPrice"] as const;
 export type FilterParam = (typeof FILTER_PARAMS)[number];
@@ -54,4 +56,25 @@ export function compactListingUrl(url: URL): string | null {
 /** The URL's parameters with empty values left out: a GET form without JavaScript sends its empty fields as `brand=`. */
 export function nonEmptyParams(search: URLSearchParams): Record<string, string> {
   return Object.fromEntries([...search].filter(([, value]) => value.trim() !== ""));
+}
+
+/** A part of the URL's filters a screen set aside, and why: the form marks that field and shows the message. */
+export interface FilterProblem {
+  field: "size" | "brand" | "price";
+  message: string;
+}
+
+const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
+
+/**
+ * Why a price range from the URL was set aside, in the words a shopper needs: an end that is not an amount, an end
+ * above the highest price a product can have (`max`, rupees), or a lowest price above the highest. Given the raw
+ * values (absent or blank ends count as not given).
+ */
+export function priceProblem(minPrice: string | undefined, maxPrice: string | undefined, max: number): string {
+  const ends = [minPrice, maxPrice].map((end) => end?.trim() ?? "").filter((end) => end !== "");
+  const leftOut = "the price range was left out.";
+  if (ends.some((end) => !AMOUNT.test(end))) return `Prices must be amounts in rupees, such as 5000 or 4999.50; ${leftOut}`;
+  if (ends.some((end) => Number(end) > max)) return `Prices go up to ${formatPrice(max)}; ${leftOut}`;
+  return `The lowest price must not be higher than the highest; ${leftOut}`;
 }

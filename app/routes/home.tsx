@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, isRouteErrorResponse, redirect, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 
 import { AppLink } from "~/components/AppLink";
@@ -6,6 +7,7 @@ import { Pagination } from "~/components/Pagination";
 import { ProductsLoadError } from "~/components/ErrorPage";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
+import { useSelectCommit } from "~/components/useSelectCommit";
 import { activeFilterCount, compactListingUrl, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
@@ -45,20 +47,37 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * The sort: a pick with the pointer applies at once, one with the keyboard on Enter or on leaving the select
+ * (useSelectCommit). It stays mounted from one URL to the next, so the focus stays on it; the select follows the URL.
+ */
 function SortControl({ sort }: { sort: Sort }) {
   const submit = useSubmit();
   const [searchParams] = useSearchParams();
+  const select = useRef<HTMLSelectElement>(null);
+  const commit = useSelectCommit((form) => submit(form));
+  useEffect(() => {
+    if (select.current) select.current.value = sort;
+  }, [sort]);
   // The category and the filters go along with a new sort (the page does not).
   const keep = Object.entries(nonEmptyParams(searchParams)).filter(([name]) => name === "category" || (FILTER_PARAMS as readonly string[]).includes(name));
   return (
-    <Form method="get" className="flex items-center gap-2" onChange={(event) => submit(event.currentTarget)}>
+    <Form
+      method="get"
+      className="flex items-center gap-2"
+      onPointerDown={commit.onPointerDown}
+      onKeyDown={commit.onKeyDown}
+      onChange={commit.onChange}
+      onBlur={commit.onBlur}
+      onSubmit={commit.clearPending}
+    >
       {keep.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <label htmlFor="sort" className="text-sm text-slate-600 dark:text-slate-400">
         Sort by
       </label>
-      <select id="sort" name="sort" defaultValue={sort} className="field-input w-auto py-1.5 pr-8 text-sm">
+      <select ref={select} id="sort" name="sort" defaultValue={sort} className="field-input w-auto py-1.5 pr-8 text-sm">
         {SORTS.map((value) => (
           <option key={value} value={value}>
             {SORT_LABELS[value]}
@@ -109,10 +128,9 @@ export default function Home() {
       <div className="mt-8 flex flex-wrap items-end justify-between gap-4">
         {/* A category page has no hero: its name is the page's heading. */}
         {category ? <h1 className="text-2xl font-bold tracking-tight">{category}</h1> : <h2 className="text-xl font-bold tracking-tight">All Products</h2>}
-        <SortControl key={`${sort}${searchParams}`} sort={sort} />
+        <SortControl sort={sort} />
       </div>
       <Filters
-        key={String(searchParams)}
         sizes={sizes}
         brands={brands}
         values={filters}
@@ -146,9 +164,12 @@ export default function Home() {
         )}
       </div>
       <Pagination page={page} pageCount={pageCount} hasMore={hasMore} search={searchParams} />
-      {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
-      {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
-      {searchParams.has("deleted") && <Toast message="Product deleted" />}
+      {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
+      <Toast
+        tone={searchParams.has("cartError") ? "error" : "success"}
+        message={searchParams.get("cartError") ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("deleted") ? "Product deleted" : null)}
+        id={searchParams.get("added")}
+      />
     </div>
   );
 }

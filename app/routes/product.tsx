@@ -237,7 +237,11 @@ export default function ProductPage() {
               className="btn-secondary"
               onClick={(event) => {
                 event.preventDefault();
-                document.getElementById("reviews")?.scrollIntoView({ behavior: "smooth" });
+                // A smooth scroll, unless the visitor asked for less motion; the focus goes along to the section's
+                // heading, so Tab and a screen reader go on from there, not from this link under the sticky header.
+                const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+                document.getElementById("reviews")?.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth" });
+                document.getElementById("reviews-heading")?.focus({ preventScroll: true });
               }}
             >
               View Reviews
@@ -249,9 +253,12 @@ export default function ProductPage() {
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
       <RelatedProducts products={related} />
-      {searchParams.has("added") && <Toast message="Added to your cart" id={searchParams.get("added")} />}
-      {searchParams.has("saved") && <Toast message="Product saved" />}
-      {searchParams.has("cartError") && <Toast tone="error" message={searchParams.get("cartError")} />}
+      {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
+      <Toast
+        tone={searchParams.has("cartError") ? "error" : "success"}
+        message={searchParams.get("cartError") ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("saved") ? "Product saved" : null)}
+        id={searchParams.get("added")}
+      />
     </div>
   );
 }

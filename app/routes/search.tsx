@@ -34,7 +34,7 @@ export default function SearchPage() {
       {/* A keyword of one long word (a pasted link, a held-down key) wraps instead of widening the page. */}
       <h1 className="text-2xl font-bold tracking-tight wrap-anywhere">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
       {keyword && (
-        <Filters key={String(searchParams)} sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
+        <Filters sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
       )}
       <div className="mt-6">
         {products.length ? (

@@ -1,8 +1,9 @@
 import { and, asc, eq, sql, sum, type SQL } from "drizzle-orm";
 
-import { nonEmptyParams, type CatalogueFilters } from "~/lib/catalogue-filters";
+import { nonEmptyParams, priceProblem, type CatalogueFilters, type FilterProblem } from "~/lib/catalogue-filters";
 import type { Category } from "~/lib/constants";
 import { rupeesToCents } from "~/lib/format";
+import { PRICE_MAX } from "~/lib/schemas/product";
 import type { z } from "~/lib/zod";
 import { type Db, type ReadPlan, schema } from "./db.server";
 
@@ -124,12 +125,10 @@ export function brandsPlan(db: Db, category?: Category): ReadPlan<string[]> {
   return { statements: [brands], assemble: ([rows]) => (rows as Array<{ brand: string }>).map((row) => row.brand) };
 }
 
-/** What a screen says when it sets part of the URL's filters aside. */
-const SCREEN_PROBLEMS: Record<string, string> = {
+/** What a screen says when it sets the size or the brand of the URL aside (a price range: priceProblem). */
+const SCREEN_PROBLEMS: Record<"size" | "brand", string> = {
   size: "The size in the address was not one we could read, so every size is shown.",
   brand: "The brand in the address was too long, so every brand is shown.",
-  minPrice: "Prices must be amounts in rupees, the lowest no higher than the highest; the price range was left out.",
-  maxPrice: "Prices must be amounts in rupees, the lowest no higher than the highest; the price range was left out.",
 };
 
 /**
@@ -140,14 +139,16 @@ const SCREEN_PROBLEMS: Record<string, string> = {
 export function readScreenQuery<Schema extends z.ZodType<Record<string, unknown>>>(
   schema: Schema,
   search: URLSearchParams,
-): { query: Partial<z.output<Schema>> | null; problems: string[] } {
+): { query: Partial<z.output<Schema>> | null; problems: FilterProblem[] } {
   const params = nonEmptyParams(search);
   const first = schema.safeParse(params);
   if (first.success) return { query: first.data, problems: [] };
   const refused = new Set(first.error.issues.map((issue) => String(issue.path[0])));
   // A price range is taken whole or not at all.
   if (refused.has("minPrice") || refused.has("maxPrice")) refused.add("minPrice").add("maxPrice");
-  const problems = [...new Set([...refused].flatMap((param) => (SCREEN_PROBLEMS[param] ? [SCREEN_PROBLEMS[param]] : [])))];
+  const problems: FilterProblem[] = [];
+  for (const field of ["size", "brand"] as const) if (refused.has(field)) problems.push({ field, message: SCREEN_PROBLEMS[field] });
+  if (refused.has("minPrice")) problems.push({ field: "price", message: priceProblem(params.minPrice, params.maxPrice, PRICE_MAX) });
   const second = schema.safeParse(Object.fromEntries(Object.entries(params).filter(([param]) => !refused.has(param))));
   return { query: second.success ? second.data : null, problems };
 }

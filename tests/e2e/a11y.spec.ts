@@ -26,8 +26,11 @@ interface Fixture {
 let fixture: Fixture | undefined;
 
 async function setUp(request: APIRequestContext): Promise<Fixture> {
-  const products = (await (await request.get("/api/products?page=1&pageSize=100")).json()) as { id: number; productAvailable: boolean; stockQuantity: number; reviewCount: number }[];
-  const inStock = products.filter((product) => product.productAvailable && product.stockQuantity >= 3);
+  const products = (await (await request.get("/api/products?page=1&pageSize=100")).json()) as { id: number; category: string; productAvailable: boolean; stockQuantity: number; reviewCount: number }[];
+  // An accessory (one size: the screens add it to carts without choosing one) with enough stock for the order below and
+  // the adds of the screens (the checkout's light and dark screens and its keyboard test put one each into the same
+  // customer's cart), taken from the end of the list: backoffice.spec's orders use up stock from its start.
+  const inStock = products.filter((product) => product.category === "Accessories" && product.productAvailable && product.stockQuantity >= 6).reverse();
   const product = inStock.find((candidate) => candidate.reviewCount > 0) ?? inStock[0];
   expect(product, "an in-stock product in the demo catalogue").toBeDefined();
 
@@ -124,6 +127,22 @@ const SCREENS: Screen[] = [
     open: async (page) => {
       await gotoHydrated(page, `/product/${given().productId}`);
       await expect(page.getByRole("link", { name: "Update Product" })).toBeVisible();
+    },
+  },
+  {
+    name: "home, a price range the wrong way round",
+    as: "visitor",
+    open: async (page) => {
+      await gotoHydrated(page, "/?minPrice=5000&maxPrice=100");
+      await expect(page.getByRole("alert").filter({ hasText: "the price range was left out" })).toBeVisible();
+    },
+  },
+  {
+    name: "home, a minimum above every price",
+    as: "visitor",
+    open: async (page) => {
+      await gotoHydrated(page, "/?category=Gents&minPrice=99999999");
+      await expect(page.getByRole("alert").filter({ hasText: "the price range was left out" })).toBeVisible();
     },
   },
   { name: "search results", as: "visitor", open: (page) => gotoHydrated(page, "/search?keyword=boot") },
@@ -397,4 +416,350 @@ test.describe("keyboard", () => {
     await expect(page).toHaveURL(/\/admin\/orders$/);
     await expect(opener).toBeFocused();
   });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The audit's keyboard and focus findings: what opens closes when the focus leaves it, the focus is never hidden under
+// the sticky header nor dropped on <body>, a select does not navigate while the arrows move through it.
+
+/** Whether the focused element is drawn below the sticky header (not under it) and inside the viewport. */
+async function focusClearOfHeader(page: Page): Promise<{ tag: string; top: number; headerBottom: number; inView: boolean }> {
+  return page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement;
+    const rect = focused.getBoundingClientRect();
+    const headerBottom = document.querySelector("header")!.getBoundingClientRect().bottom;
+    return { tag: `${focused.tagName.toLowerCase()} ${(focused.textContent ?? "").trim().slice(0, 40)}`, top: rect.top, headerBottom, inView: rect.bottom <= innerHeight };
+  });
+}
+
+/** The WCAG contrast ratio of two colours given as [r, g, b] (0-255). */
+function contrast(a: number[], b: number[]): number {
+  const luminance = (color: number[]) => {
+    const [r, g, b] = color.map((channel) => {
+      const value = Number(channel) / 255;
+      return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+test.describe("focus and keyboard: the audit", () => {
+  const searchBox = (page: Page) => page.getByRole("combobox", { name: "Search shoes" });
+
+  test("the search suggestions close when Tab or Shift+Tab leaves the box, and on Escape", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const box = searchBox(page);
+    const list = page.getByRole("listbox", { name: "Matching products" });
+    for (const key of ["Tab", "Shift+Tab", "Escape"]) {
+      await box.focus();
+      await box.fill("");
+      await page.keyboard.type("boot");
+      await expect(list).toBeVisible();
+      await page.keyboard.press("ArrowDown"); // moving through the suggestions keeps them open
+      await expect(list).toBeVisible();
+      await page.keyboard.press(key);
+      await expect(list, `${key} closes the suggestions`).toBeHidden();
+      await expect(box).toHaveAttribute("aria-expanded", "false");
+      if (key === "Escape") await expect(box).toBeFocused();
+      else await expect(box).not.toBeFocused();
+    }
+  });
+
+  test("the size guide closes when the focus leaves it, and Escape gives the focus back to its toggle", async ({ page, request }) => {
+    const products = (await (await request.get("/api/products?page=1&pageSize=100")).json()) as { id: number; category: string; productAvailable: boolean }[];
+    const shoe = products.find((product) => product.category === "Gents" && product.productAvailable)!;
+    await gotoHydrated(page, `/product/${shoe.id}`);
+    const toggle = page.locator("summary", { hasText: "Size guide" });
+    const chart = page.getByRole("table", { name: /find your size/ });
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(chart).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(chart).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(chart).toBeVisible();
+    await page.keyboard.press("Tab"); // to the sizes, which the open chart would cover
+    await expect(toggle).not.toBeFocused();
+    await expect(chart).toBeHidden();
+  });
+
+  test("on a phone the menu and its Categories submenu stay open while the focus moves inside, and close when it leaves", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await gotoHydrated(page, "/");
+    const menu = page.locator("header details:has(> summary[aria-label='Menu'])");
+    const toggle = menu.locator("> summary");
+    const categories = menu.locator("details:has(> summary:text-is('Categories'))");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Tab"); // Home
+    await page.keyboard.press("Tab"); // Categories
+    await expect(categories.locator("> summary")).toBeFocused();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Enter");
+    await expect(categories).toHaveAttribute("open", "");
+    // Its five links (All Products and the four categories), then out of the submenu to the next item of the menu.
+    for (let press = 0; press < 5; press++) await page.keyboard.press("Tab");
+    await expect(categories.getByRole("link", { name: "Accessories" })).toBeFocused();
+    await expect(categories).toHaveAttribute("open", "");
+    await page.keyboard.press("Tab");
+    await expect(categories).not.toHaveAttribute("open", "");
+    await expect(menu).toHaveAttribute("open", "");
+    expect(await menu.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+
+    // Escape in the submenu closes it alone; the next closes the menu; each gives the focus to its toggle.
+    await categories.locator("> summary").focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Escape");
+    await expect(categories).not.toHaveAttribute("open", "");
+    await expect(categories.locator("> summary")).toBeFocused();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open", "");
+    await expect(toggle).toBeFocused();
+
+    // Shift+Tab out of the open menu (to the cart link before it) closes it.
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Shift+Tab");
+    await expect(menu).not.toHaveAttribute("open", "");
+  });
+
+  test("on a wide screen the Categories menu closes when Tab or Shift+Tab leaves it", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const categories = page.getByRole("navigation", { name: "Main" }).locator("details:has(> summary:text-is('Categories'))").first();
+    const toggle = categories.locator("> summary");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(categories).toHaveAttribute("open", "");
+    await page.keyboard.press("Shift+Tab");
+    await expect(categories).not.toHaveAttribute("open", "");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    for (let press = 0; press < 5; press++) await page.keyboard.press("Tab");
+    await expect(categories).toHaveAttribute("open", "");
+    await page.keyboard.press("Tab");
+    await expect(categories).not.toHaveAttribute("open", "");
+  });
+
+  for (const width of [390, 1280]) {
+    test(`Shift+Tab back up the page and the skip link never leave the focus under the sticky header (${width}px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await gotoHydrated(page, "/");
+      for (let press = 0; press < 40; press++) await page.keyboard.press("Tab");
+      const hidden: string[] = [];
+      for (let press = 0; press < 15; press++) {
+        await page.keyboard.press("Shift+Tab");
+        const stop = await focusClearOfHeader(page);
+        if (stop.top < stop.headerBottom - 0.5) hidden.push(`${stop.tag}: top ${stop.top} under the header's bottom ${stop.headerBottom}`);
+      }
+      expect(hidden).toEqual([]);
+
+      await gotoHydrated(page, `/product/${given().productId}`);
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await page.keyboard.press("Tab");
+      await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Tab");
+      const next = await focusClearOfHeader(page);
+      expect(next.top, `${next.tag} after the skip link`).toBeGreaterThanOrEqual(next.headerBottom - 0.5);
+    });
+  }
+
+  test("View Reviews moves the focus to the reviews' heading, in view below the header", async ({ page }) => {
+    await gotoHydrated(page, `/product/${given().productId}`);
+    const link = page.getByRole("link", { name: "View Reviews" });
+    await link.focus();
+    await page.keyboard.press("Enter");
+    const heading = page.locator("#reviews-heading");
+    await expect(heading).toBeFocused();
+    await expect.poll(async () => (await focusClearOfHeader(page)).top >= (await focusClearOfHeader(page)).headerBottom).toBe(true);
+    await expect(heading).toBeInViewport();
+  });
+
+  test("with reduced motion asked for, View Reviews jumps (no smooth scroll) and transitions are only fades", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await gotoHydrated(page, `/product/${given().productId}`);
+    const transition = () => page.getByRole("link", { name: "View Reviews" }).evaluate((element) => getComputedStyle(element).transitionProperty);
+    expect(await transition()).toBe("opacity");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
+    // The jump is done by the time the click returns: no scroll is still under way.
+    await page.getByRole("link", { name: "View Reviews" }).click();
+    const settled = await page.evaluate(async () => {
+      const before = scrollY;
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      return { before, after: scrollY };
+    });
+    expect(settled.before).toBeGreaterThan(0);
+    expect(settled.after).toBe(settled.before);
+
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    expect(await transition()).not.toBe("opacity");
+  });
+
+  /** Counts the loader requests (React Router's .data fetches) the page makes from now on. */
+  function countNavigations(page: Page): () => number {
+    let count = 0;
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.endsWith(".data")) count++;
+    });
+    return () => count;
+  }
+
+  for (const control of [
+    { name: "Brand", select: "#filter-brand", param: "brand" },
+    { name: "Size", select: "#filter-size", param: "size" },
+    { name: "Sort by", select: "#sort", param: "sort" },
+  ]) {
+    test(`the ${control.name} select: the arrows do not navigate, Enter applies, the focus stays on it`, async ({ page }) => {
+      await gotoHydrated(page, "/?category=Gents");
+      const select = page.locator(control.select);
+      const navigations = countNavigations(page);
+      await select.focus();
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      const chosen = await select.inputValue();
+      expect(chosen).not.toBe("");
+      expect(navigations(), "no navigation while the arrows move through the options").toBe(0);
+      await expect(page).toHaveURL(/\/\?category=Gents$/);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => new URL(page.url()).searchParams.get(control.param)).toBe(chosen);
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await expect(select).toBeFocused();
+      await expect(select).toHaveValue(chosen);
+      expect(navigations()).toBe(1);
+
+      // Leaving the select applies a keyboard change too, and the focus goes on to the next control.
+      await page.keyboard.press("ArrowDown");
+      const next = await select.inputValue();
+      await page.keyboard.press("Tab");
+      await expect.poll(() => new URL(page.url()).searchParams.get(control.param)).toBe(next);
+      await expect(select).not.toBeFocused();
+      expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+    });
+  }
+
+  test("a pick with the pointer applies at once, and the fields follow the URL (Clear all)", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents");
+    const brand = page.locator("#filter-brand");
+    const options = await brand.locator("option").allTextContents();
+    await brand.dispatchEvent("pointerdown");
+    await brand.selectOption(options[1]);
+    await expect.poll(() => new URL(page.url()).searchParams.get("brand")).toBe(options[1]);
+    await page.getByRole("form", { name: "Filters" }).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents$/);
+    await expect(brand).toHaveValue("");
+  });
+
+  test("a price problem is one alert (no list under role=alert), tied to the price fields, in words that fit the case", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents&minPrice=99999999");
+    const alert = page.getByRole("form", { name: "Filters" }).getByRole("alert");
+    await expect(alert).toHaveText("Prices go up to Rs 10,000,000.00; the price range was left out.");
+    await expect(alert.locator("ul, li")).toHaveCount(0);
+    for (const label of ["Min", "Max"]) {
+      const field = page.getByLabel(label, { exact: true });
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+      await expect(field).toHaveAccessibleDescription("Prices go up to Rs 10,000,000.00; the price range was left out.");
+    }
+
+    await gotoHydrated(page, "/?minPrice=5000&maxPrice=100");
+    await expect(page.getByLabel("Min", { exact: true })).toHaveAccessibleDescription("The lowest price must not be higher than the highest; the price range was left out.");
+  });
+
+  test("the admin's More statuses closes on Escape (focus back on it) and when the focus leaves it", async ({ page }) => {
+    await logInAsViewer(page, "admin");
+    await gotoHydrated(page, "/admin/orders");
+    const more = page.getByRole("navigation", { name: "Filter orders by status" }).locator("details");
+    const toggle = more.locator("> summary");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(more).toHaveAttribute("open", "");
+    await page.keyboard.press("Tab");
+    await expect(more.getByRole("link", { name: "DELIVERED" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(more).not.toHaveAttribute("open", "");
+    await expect(toggle).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect(more).toHaveAttribute("open", "");
+    await page.keyboard.press("Tab");
+    await expect(more).not.toHaveAttribute("open", "");
+  });
+
+  test("a dialog open with the page and closed with Escape leaves the focus on the page's heading, not on <body>", async ({ page }) => {
+    await logInAsViewer(page, "admin");
+    await gotoHydrated(page, `/admin/orders?manage=${given().orderId}`);
+    const manage = dialog(page, `Manage order #${given().orderId}`);
+    await expect(manage).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(manage).toBeHidden();
+    await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeFocused();
+  });
+
+  test("the live regions are in the page before their message: the search's no-match and the add-to-cart toast", async ({ page, request }) => {
+    await gotoHydrated(page, "/");
+    const searchStatus = page.getByRole("banner").getByRole("status");
+    await expect(searchStatus).toHaveCount(1);
+    await expect(searchStatus).toHaveText("");
+    await searchStatus.evaluate((element) => (element.dataset.before = "yes"));
+    await searchBox(page).fill("zzqxw");
+    await expect(page.locator("[data-before=yes]")).toHaveText("No shoes found with that name");
+
+    const products = (await (await request.get("/api/products?page=1&pageSize=100")).json()) as { id: number; category: string; productAvailable: boolean; sizes: { label: string; stockQuantity: number }[] }[];
+    const shoe = products.find((product) => product.category !== "Accessories" && product.productAvailable && product.sizes.some((size) => size.stockQuantity >= 3))!;
+    const size = shoe.sizes.find((candidate) => candidate.stockQuantity >= 3)!;
+    await gotoHydrated(page, `/product/${shoe.id}`);
+    const form = page.locator("form[action='/cart/add']").filter({ has: page.getByRole("group", { name: "Size" }) });
+    const toast = form.getByRole("status");
+    await expect(toast).toHaveText("");
+    await toast.evaluate((element) => (element.dataset.before = "yes"));
+    await form.locator("label").filter({ has: page.getByText(size.label, { exact: true }) }).click();
+    await form.getByRole("button", { name: `Add to Cart: ${(await page.getByRole("heading", { level: 1 }).textContent())!}` }).click();
+    await expect(page.locator("[data-before=yes]")).toContainText("Added to your cart");
+  });
+
+  test("product cards' names are h3 under the h2 of their section", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const cards = page.getByTestId("product-card");
+    await expect(cards.first()).toBeVisible();
+    await expect(cards.getByRole("heading", { level: 2 })).toHaveCount(0);
+    expect(await cards.getByRole("heading", { level: 3 }).count()).toBe(await cards.count());
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    test(`field borders have 3:1 against the field and the page (${theme})`, async ({ page, baseURL }) => {
+      await useTheme(page, theme, baseURL);
+      await gotoHydrated(page, "/register");
+      const fields = await page.locator("main .field-input").evaluateAll((elements) => {
+        // Computed colours come as oklch(): a canvas turns them into the sRGB the contrast formula takes.
+        const canvas = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+        const rgb = (color: string) => {
+          canvas.clearRect(0, 0, 1, 1);
+          canvas.fillStyle = color;
+          canvas.fillRect(0, 0, 1, 1);
+          return Array.from(canvas.getImageData(0, 0, 1, 1).data.slice(0, 3));
+        };
+        return elements.map((element) => {
+          let behind: Element | null = element.parentElement;
+          while (behind && /rgba\(.*, 0\)$|transparent/.test(getComputedStyle(behind).backgroundColor)) behind = behind.parentElement;
+          return {
+            name: element.id,
+            border: rgb(getComputedStyle(element).borderTopColor),
+            field: rgb(getComputedStyle(element).backgroundColor),
+            page: rgb(getComputedStyle(behind ?? document.body).backgroundColor),
+          };
+        });
+      });
+      expect(fields.length).toBeGreaterThan(3);
+      const weak = fields.filter((field) => contrast(field.border, field.field) < 3 || contrast(field.border, field.page) < 3).map((field) => `${field.name}: rgb(${field.border}) on rgb(${field.field}) / rgb(${field.page})`);
+      expect(weak).toEqual([]);
+    });
+  }
 });

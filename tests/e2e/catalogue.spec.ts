@@ -51,8 +51,8 @@ async function demoProducts(request: APIRequestContext): Promise<ApiProduct[]> {
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const searchBox = (page: Page) => page.getByRole("combobox", { name: "Search shoes" });
 const cards = (page: Page) => page.getByTestId("product-card");
-const cardNames = (page: Page) => cards(page).getByRole("heading", { level: 2 }).allTextContents();
-const cardOf = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { level: 2, name, exact: true }) });
+const cardNames = (page: Page) => cards(page).getByRole("heading", { level: 3 }).allTextContents();
+const cardOf = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) });
 const insideOf = (inner: { x: number; y: number; width: number; height: number }, outer: typeof inner) =>
   inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 const cartLink = (page: Page, count: number) => mainNav(page).getByRole("link", { name: `Cart, ${count} ${count === 1 ? "item" : "items"}` });
@@ -159,7 +159,7 @@ test("the navigation search suggests a product and opens it from the keyboard", 
 test("a product page opened from the grid says 'Loading...' until it is loaded (SPEC)", async ({ page }) => {
   await gotoHydrated(page, "/?category=Accessories");
   const card = page.getByTestId("product-card").first();
-  const name = (await card.getByRole("heading", { level: 2 }).textContent())!;
+  const name = (await card.getByRole("heading", { level: 3 }).textContent())!;
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/product/*.data*", async (route) => {
@@ -306,7 +306,7 @@ test("an admin adds a product with a picture, finds it on the grid, updates it a
     await expect(card.getByRole("button", { name: `Add to Cart: ${name}`, exact: true })).toBeEnabled();
 
     // Update: the form comes prefilled; a new name and price, the picture kept.
-    await card.getByRole("heading", { level: 2 }).getByRole("link").click();
+    await card.getByRole("heading", { level: 3 }).getByRole("link").click();
     await expect(page).toHaveURL(`/product/${id}`);
     await waitForHydration(page);
     await page.getByRole("link", { name: "Update Product" }).click();

@@ -212,6 +212,14 @@ describe("the grid's filters", () => {
     for (const name of namesWhere((f) => f.category === "Gents")) expect(text).toContain(name);
   });
 
+  it("a single minimum above every price says so (not 'the lowest no higher than the highest'), in one alert tied to the price fields", async () => {
+    const text = await html(`/?${new URLSearchParams({ category: "Gents", minPrice: "99999999" })}`);
+    expect(text).toContain("Prices go up to Rs 10,000,000.00; the price range was left out.");
+    expect(text).not.toContain("the lowest no higher than the highest");
+    expect(text).toMatch(/<div role="alert"[^>]*><p id="filter-problem-price">/);
+    expect(text).toMatch(/id="filter-min-price"[^>]*aria-invalid="true"[^>]*aria-describedby="filter-problem-price"/);
+  });
+
   it("a price range pages by Previous and Next (it is not counted), the filters kept in the links", async () => {
     // Every fixture is within Rs 1 - 30,000, and the page is 24: one page, so no page links at all.
     const one = await (await call(`/?${new URLSearchParams({ minPrice: "1", maxPrice: "30000" })}`)).text();

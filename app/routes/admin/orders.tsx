@@ -8,6 +8,7 @@ import { AppLink } from "~/components/AppLink";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Modal } from "~/components/Modal";
+import { useMenu } from "~/components/useMenu";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { Pagination } from "~/components/Pagination";
@@ -145,6 +146,43 @@ function filterSearch(filters: OrderFilters, status: OrderStatus | null): string
   return params.toString();
 }
 
+/**
+ * The statuses beyond the pills, in a disclosure (it opens without JavaScript). With it, useMenu closes it on Escape
+ * (the focus back on its toggle), when the focus leaves it, on a click elsewhere and once a status is chosen. On a
+ * phone its menu hangs from the right edge of the row of filters (wherever the pill wrapped to), so it never runs off
+ * the screen; from sm on, from the pill itself.
+ */
+function MoreStatuses({ active, moreActive, href }: { active: OrderStatus | null; moreActive: OrderStatus | undefined; href: (status: OrderStatus | null) => string }) {
+  const menu = useMenu();
+  return (
+    <details ref={menu} className="group sm:relative">
+      <summary className={filterPillClass(Boolean(moreActive), "cursor-pointer list-none gap-1 [&::-webkit-details-marker]:hidden")}>
+        {moreActive ?? "More"}
+        <span aria-hidden="true" className="text-xs transition-transform group-open:rotate-180">
+          ▾
+        </span>
+        <span className="sr-only"> statuses</span>
+      </summary>
+      <ul className="card absolute right-0 z-20 mt-2 w-48 p-1 sm:left-0 sm:right-auto" aria-label="More statuses">
+        {MORE_FILTERS.map((status) => (
+          <li key={status}>
+            <AppLink
+              to={href(status)}
+              aria-current={active === status ? "page" : undefined}
+              keepScroll
+              className={`flex min-h-11 items-center rounded-lg px-3 text-sm font-semibold ${
+                active === status ? "bg-brand-50 text-brand-800 dark:bg-brand-400/15 dark:text-brand-200" : "hover:bg-slate-100 dark:hover:bg-slate-800"
+              }`}
+            >
+              {status}
+            </AppLink>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function FilterBar({ active, filters }: { active: OrderStatus | null; filters: OrderFilters }) {
   const href = (status: OrderStatus | null) => {
     const search = filterSearch(filters, status);
@@ -165,34 +203,7 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
           );
         })}
         <li>
-          {/* A disclosure, so it opens without JavaScript; keyed by the status so it closes once one is chosen. On a
-              phone its menu hangs from the right edge of the row of filters (wherever the pill wrapped to), so it
-              never runs off the screen; from sm on, from the pill itself. */}
-          <details key={active ?? "ALL"} className="group sm:relative">
-            <summary className={filterPillClass(Boolean(moreActive), "cursor-pointer list-none gap-1 [&::-webkit-details-marker]:hidden")}>
-              {moreActive ?? "More"}
-              <span aria-hidden="true" className="text-xs transition-transform group-open:rotate-180">
-                ▾
-              </span>
-              <span className="sr-only"> statuses</span>
-            </summary>
-            <ul className="card absolute right-0 z-20 mt-2 w-48 p-1 sm:left-0 sm:right-auto" aria-label="More statuses">
-              {MORE_FILTERS.map((status) => (
-                <li key={status}>
-                  <AppLink
-                    to={href(status)}
-                    aria-current={active === status ? "page" : undefined}
-                    keepScroll
-                    className={`flex min-h-11 items-center rounded-lg px-3 text-sm font-semibold ${
-                      active === status ? "bg-brand-50 text-brand-800 dark:bg-brand-400/15 dark:text-brand-200" : "hover:bg-slate-100 dark:hover:bg-slate-800"
-                    }`}
-                  >
-                    {status}
-                  </AppLink>
-                </li>
-              ))}
-            </ul>
-          </details>
+          <MoreStatuses active={active} moreActive={moreActive} href={href} />
         </li>
       </ul>
     </nav>
