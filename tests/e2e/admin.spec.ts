@@ -55,6 +55,8 @@ test("an admin checks a pending order's slip, confirms it, and the dashboard fol
   await manage.getByRole("button", { name: "Update Status" }).click();
   await expect(manage.getByRole("status")).toHaveText(`Order #${order.id} is now CONFIRMED.`);
   await expect(manage.getByTestId("manage-current-status")).toHaveText("CONFIRMED");
+  // The button was busy meanwhile, never disabled: the focus is still on it, not lost to the page.
+  await expect(manage.getByRole("button", { name: "Update Status" })).toBeFocused();
   await expect(manage.getByTestId("status-history")).toContainText("CONFIRMED");
   await expect(manage.getByTestId("status-history")).toContainText("by Stride Admin");
 

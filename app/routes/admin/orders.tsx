@@ -367,6 +367,7 @@ function ManageModal({
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (busy) return; // the button stays focusable meanwhile (aria-disabled): a second press waits
     const formData = new FormData(event.currentTarget);
     if (formData.get("status") === "CANCELLED") {
       if (!window.confirm(CANCEL_CONFIRMATION)) return;
@@ -435,7 +436,7 @@ function ManageModal({
                 ))}
               </select>
             </div>
-            <button type="submit" className="btn-primary sm:w-44" disabled={busy}>
+            <button type="submit" className="btn-primary sm:w-44" aria-disabled={busy || undefined}>
               {busy ? "Updating..." : "Update Status"}
             </button>
           </div>
