@@ -76,7 +76,8 @@ function withSecurityHeaders(response: Response, inlineScripts: string[], https:
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", frameableBySelf ? "SAMEORIGIN" : "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-  // Browsers ignore it over plain HTTP (the shop on localhost); sent only where it means something.
+  // Browsers ignore it over plain HTTP (the shop on localhost), so the Worker sends it over HTTPS only (the static
+  // assets' copy in public/_headers goes out either way, as harmlessly).
   if (https) headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   return secured;
 }

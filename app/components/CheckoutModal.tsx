@@ -63,7 +63,8 @@ export function CheckoutModal({
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
-  const total = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
+  // Added up in cents, as the server does: a sum of rupee fractions drifts, and the total goes back as expectedTotal.
+  const total = lines.reduce((sum, line) => sum + Math.round(line.unitPrice * 100) * line.quantity, 0) / 100;
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
@@ -83,8 +84,8 @@ export function CheckoutModal({
 
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setMessage(null);
     if (placing || placed) return; // the button stays focusable meanwhile (aria-disabled)
+    setMessage(null);
     const values = Object.fromEntries(new FormData(event.currentTarget));
     const customer = checkoutCustomerSchema.safeParse(values);
     if (!customer.success) {
@@ -210,8 +211,8 @@ export function CheckoutModal({
           <Link to="/cart" replace preventScrollReset className="btn-secondary">
             Cancel
           </Link>
-          {/* Disabled until a slip is chosen (before hydration the server checks it instead). */}
-          {/* Disabled until a slip is chosen; while placing, aria-disabled only, so the focus stays on it. */}
+          {/* Disabled until a slip is chosen (before hydration the server checks it instead); while placing,
+              aria-disabled only, so the focus stays on it. */}
           <button type="submit" className="btn-primary" disabled={hydrated && !slip && !placing && !placed} aria-disabled={placing || placed || undefined}>
             {placing ? "Placing order..." : `Place Order · ${formatLkr(total)}`}
           </button>

@@ -134,7 +134,7 @@ export function SearchBox({ id }: { id: string }) {
           maxLength={100}
           autoComplete="off"
           role="combobox"
-          aria-expanded={showPanel}
+          aria-expanded={showPanel && results.length > 0}
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={showPanel && active >= 0 ? `${listId}-${active}` : undefined}

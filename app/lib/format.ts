@@ -8,7 +8,8 @@ export function centsToRupees(cents: number): number {
 /** Rupees from a client (at most 2 decimals) to cents; null when the amount has more precision than a cent. */
 export function rupeesToCents(rupees: number): number | null {
   const cents = Math.round(rupees * 100);
-  return Math.abs(cents - rupees * 100) < 1e-6 ? cents : null;
+  // Floating-point error grows with the amount (a large order's total): allowed in proportion, never a cent's worth.
+  return Math.abs(cents - rupees * 100) <= Math.max(1e-6, Math.abs(cents) * 1e-12) ? cents : null;
 }
 
 /** 'Rs 12,500.00': the grid and the product page. Takes rupees, as views and the API carry them. */

@@ -272,15 +272,15 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
               </dd>
             </dl>
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Paid by bank transfer; we confirm your slip before shipping.</p>
+            {/* Always there, so a screen reader announces the words when they come (a refused checkout flags a line). */}
+            <p id="checkout-blocked" role="status" className="text-sm font-medium text-red-700 empty:hidden dark:text-red-400 [&:not(:empty)]:mt-4" data-testid={blocked ? "checkout-blocked" : undefined}>
+              {blocked ? CHECKOUT_BLOCKED : ""}
+            </p>
             {blocked ? (
-              <>
-                <p id="checkout-blocked" role="status" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400" data-testid="checkout-blocked">
-                  {CHECKOUT_BLOCKED}
-                </p>
-                <button type="button" disabled aria-describedby="checkout-blocked" className="btn-primary mt-4 w-full">
-                  {user ? "Proceed to Checkout" : "Login to Checkout"}
-                </button>
-              </>
+              // Focusable (aria-disabled, not disabled), so the reason it is held back is read with it.
+              <button type="button" aria-disabled="true" aria-describedby="checkout-blocked" className="btn-primary mt-4 w-full">
+                {user ? "Proceed to Checkout" : "Login to Checkout"}
+              </button>
             ) : user ? (
               <Link to="?checkout" className="btn-primary mt-6 w-full" preventScrollReset>
                 Proceed to Checkout

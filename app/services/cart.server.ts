@@ -80,11 +80,16 @@ export function guestCartPlan(db: Db, lines: GuestCartLine[]): ReadPlan<CartLine
     assemble: ([found]) => {
       const byProduct = new Map<number, Awaited<typeof rows>>();
       for (const row of found as Awaited<typeof rows>) byProduct.set(row.product.id, [...(byProduct.get(row.product.id) ?? []), row]);
-      return lines.flatMap((line) => {
+      // A cookie from before sizes may hold a one-size product twice (with and without its size): one line, added up.
+      const bySize = new Map<number, CartLine>();
+      for (const line of lines) {
         const sizes = byProduct.get(line.productId) ?? [];
         const row = line.sizeId === undefined ? (sizes.length === 1 ? sizes[0] : undefined) : sizes.find((s) => s.size.id === line.sizeId);
-        return row ? [toCartLine(row.product, row.size, line.quantity)] : [];
-      });
+        if (!row) continue;
+        const earlier = bySize.get(row.size.id);
+        bySize.set(row.size.id, toCartLine(row.product, row.size, (earlier?.quantity ?? 0) + line.quantity));
+      }
+      return [...bySize.values()];
     },
   };
 }

@@ -161,6 +161,8 @@ for (const javaScript of [true, false]) {
 
     await card.getByRole("button", { name: `Send again mail ${id}` }).click();
     await expect(admin.getByTestId("retry-result").getByRole("status")).toHaveText(`Mail #${id} is queued again.`);
+    // The button went with its mail: the focus is on the answer, not lost to the page.
+    if (javaScript) await expect(admin.getByTestId("retry-result")).toBeFocused();
     // The form posted to the page it is on: the failed filter, which the mail has now left.
     await expect(admin).toHaveURL(/\/admin\/outbox\?state=failed$/);
     await expect(card).toHaveCount(0);

@@ -58,6 +58,14 @@ describe("rupeesToCents / centsToRupees", () => {
   it("refuses more precision than a cent", () => {
     expect(rupeesToCents(1.001)).toBeNull();
     expect(rupeesToCents(0.005)).toBeNull();
+    expect(rupeesToCents(10_000_000.005)).toBeNull();
+  });
+
+  it("takes a large total added up in floating point (an order's expectedTotal), whose error grows with it", () => {
+    // Rs 78,952.43 × 998 and three of Rs 0.10, added as a browser adds them: 78794525.43999998, yet whole cents.
+    const total = 78_952.43 * 998 + 0.1 * 3;
+    expect(total).not.toBe(78_794_525.44);
+    expect(rupeesToCents(total)).toBe(7_879_452_544);
   });
 
   it("refuses NaN and infinities", () => {

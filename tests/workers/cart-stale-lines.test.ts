@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { type ApiProduct, createProductApi, expectApiError, purgeDirectWrites, tag, visibleText } from "./catalogue-helpers";
+import { type ApiProduct, createProductApi, expectApiError, insertProduct, onlySizeOf, purgeDirectWrites, tag, visibleText } from "./catalogue-helpers";
 import { call, postForm, setCookieFor, testEnv } from "./helpers";
 import { ABOVE_STOCK, type Account, cartApi, cartOk, cartRows, checkoutForm, newAdmin, newCustomer, postCheckout, quantities } from "./order-helpers";
 
@@ -110,7 +110,7 @@ describe("the cart page flags such lines and holds the checkout back until they 
     for (const change of changes) expect(text).toContain(change.flag);
     expect(text).toContain(CHECKOUT_BLOCKED);
     expect(text).not.toContain('href="/cart?checkout"');
-    expect(text).toMatch(/<button type="button" disabled=""[^>]*>Proceed to Checkout<\/button>/);
+    expect(text).toMatch(/<button type="button" aria-disabled="true"[^>]*>Proceed to Checkout<\/button>/);
     expect(text).toMatch(/data-testid="cart-total">Rs 3,000.00</); // the fine line alone: 3 x 1,000
     // The checkout cannot be opened by its address either; and the server still refuses the order.
     expect(visibleText((await page("/cart?checkout", customer.cookie)).html)).not.toContain('role="dialog"');
@@ -132,7 +132,7 @@ describe("the cart page flags such lines and holds the checkout back until they 
     const text = visibleText((await page("/cart", cookie)).html);
     for (const change of changes) expect(text).toContain(change.flag);
     expect(text).toContain(CHECKOUT_BLOCKED);
-    expect(text).toMatch(/<button type="button" disabled=""[^>]*>Login to Checkout<\/button>/);
+    expect(text).toMatch(/<button type="button" aria-disabled="true"[^>]*>Login to Checkout<\/button>/);
     expect(text).not.toContain('href="/login?redirect=/cart"');
   });
 });
@@ -180,6 +180,16 @@ describe("a visitor's lines of deleted products and removed sizes", () => {
     const added = await postForm("/cart/add", { productId: String(kept.id), sizeId: String(eu41(kept)) }, { cookie: cookieOf([...stale, line]) });
     expect(added.status).toBe(200);
     expect(cookieLines(added)).toEqual([{ ...line, quantity: 3 }]);
+  });
+
+  it("a cookie from before sizes with a one-size product twice (with and without its size) is one line, added up", async () => {
+    const belt = await insertProduct({ name: `Stale Belt ${t}`, category: "Accessories", stockQuantity: 9 });
+    const size = await onlySizeOf(belt);
+    const cookie = cookieOf([{ productId: belt, quantity: 1 }, { productId: belt, sizeId: size, quantity: 2 }]);
+    const { response, html } = await page("/cart", cookie);
+    expect((html.match(/data-testid="cart-line"/g) ?? []).length).toBe(1);
+    expect(html).toContain('aria-label="Cart, 3 items"');
+    expect(cookieLines(response)).toEqual([{ productId: belt, sizeId: size, quantity: 3 }]);
   });
 
   it("do not count toward the 30-line limit", async () => {

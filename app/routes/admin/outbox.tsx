@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 
@@ -217,6 +218,11 @@ function MailCard({ mail, busy }: { mail: ListedMail; busy: boolean }) {
 export default function AdminOutboxPage() {
   const { entries, hasMore, page, state, mode, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  // The button pressed is gone (its mail is queued now) or was disabled meanwhile: the focus goes to the answer.
+  const answer = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result) answer.current?.focus();
+  }, [result]);
   const navigation = useNavigation();
   const posting = navigation.state === "submitting" ? navigation.formData : undefined;
   const retryingAll = posting?.get("intent") === "retry-all";
@@ -245,7 +251,7 @@ export default function AdminOutboxPage() {
         </Form>
       )}
       {result && (
-        <div className="mt-4" data-testid="retry-result">
+        <div ref={answer} tabIndex={-1} className="mt-4 outline-none" data-testid="retry-result">
           <FormAlert tone={result.kind === "retried" ? "success" : "error"}>{result.message}</FormAlert>
         </div>
       )}
