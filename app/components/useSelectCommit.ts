@@ -5,10 +5,13 @@ import { useRef, type FocusEvent, type FormEvent, type KeyboardEvent, type Point
  * made with the pointer (the mouse, or a tap on a phone's picker) applies at once, as before; one made with the keyboard
  * (ArrowDown on a focused select changes its value on Windows and Linux) waits until the shopper commits it, with Enter
  * or by leaving the select, so looking through the options does not navigate at every key (WCAG 3.2.2, On Input).
+ * A pick from the select's opened list (macOS opens it on the arrows; elsewhere Space or Alt+Down) applies at once:
+ * the list's own Enter or click commits it, and that Enter never reaches the page.
  * `apply` submits the form. Without JavaScript none of this runs: the form's own button submits it.
  */
 export function useSelectCommit(apply: (form: HTMLFormElement) => void) {
-  // How the last change came: true after a key pressed in a select, false after a pointer went down in one.
+  // Whether a change now comes from a key pressed on the closed select: true from the keydown until the browser has
+  // handled it (a closed select changes its value as the key's own default action, in the same task).
   const byKeyboard = useRef(false);
   // The select changed by the keyboard and not applied yet.
   const pending = useRef<HTMLSelectElement | null>(null);
@@ -29,6 +32,8 @@ export function useSelectCommit(apply: (form: HTMLFormElement) => void) {
         return;
       }
       byKeyboard.current = true;
+      // Past this key's own handling, a change is a pick from the opened list (see above).
+      setTimeout(() => (byKeyboard.current = false), 0);
     },
     onChange: (event: FormEvent<HTMLFormElement>) => {
       if (!(event.target instanceof HTMLSelectElement)) return;
