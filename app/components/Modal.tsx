@@ -9,8 +9,8 @@ const SIZES = { md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl" } as const;
 
 /**
  * Keeps Tab and Shift+Tab inside the dialog, closes it on Escape, locks the page's scroll, and gives the focus back to
- * whatever had it (the button that opened the dialog) when it goes, or to the page's <h1> when nothing did. The first `[data-autofocus]` element gets the focus
- * on opening, else the dialog itself, so a screen reader starts at its title.
+ * whatever had it (the button that opened the dialog) when it goes, or to the page's <h1> when nothing did. The first
+ * `[data-autofocus]` element gets the focus on opening, else the dialog itself, so a screen reader starts at its title.
  */
 function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: () => void) {
   const escape = useRef(onEscape);

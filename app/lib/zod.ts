@@ -17,3 +17,7 @@ export const typeError =
   (missing: string, wrongType = missing) =>
   (issue: { code?: string; input?: unknown }) =>
     issue.code === "invalid_type" ? (issue.input === undefined ? missing : wrongType) : undefined;
+
+/** A record's id as a form posts it (a hidden field): digits, a positive whole number; `notFound` for anything else. */
+export const formIdField = (notFound: string) =>
+  z.string({ error: notFound }).regex(/^\d{1,15}$/, notFound).transform(Number).pipe(z.number().int().min(1, notFound));

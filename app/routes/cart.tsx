@@ -8,7 +8,7 @@ import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
 import { answerOr } from "~/lib/client-action";
-import { ABOVE_STOCK, CHECKOUT_BLOCKED, cartLineProblem } from "~/lib/availability";
+import { ABOVE_STOCK, CHECKOUT_BLOCKED, cartLineProblem, isPurchasable } from "~/lib/availability";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
@@ -134,7 +134,7 @@ function CartLineRow({ line }: { line: CartLine }) {
   const [aboveStock, setAboveStock] = useState(false);
   const atStock = quantity >= line.stockQuantity || !line.productAvailable;
   const problem = cartLineProblem({ ...line, quantity });
-  const unbuyable = !line.productAvailable || line.stockQuantity <= 0;
+  const unbuyable = !isPurchasable(line);
   const error = aboveStock && atStock && line.productAvailable ? ABOVE_STOCK : fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
   if (quantity <= 0) return null;
   const name = `${line.brand} ${nameWithSize(line.productName, line.sizeLabel)}`;

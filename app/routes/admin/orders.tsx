@@ -2,7 +2,7 @@ import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation
 
 import { answerOr, submitted } from "~/lib/client-action";
 import { readFormData } from "~/lib/forms";
-import { z } from "zod";
+import { formIdField, z } from "~/lib/zod";
 
 import { AppLink } from "~/components/AppLink";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
@@ -36,7 +36,7 @@ const FETCH_FAILED = "Failed to fetch orders";
 
 const statusFormSchema = z.object({
   intent: z.literal("status", { error: "Unknown action" }),
-  orderId: z.string({ error: "Order not found" }).regex(/^\d{1,15}$/, "Order not found").transform(Number).pipe(z.number().int().min(1, "Order not found")),
+  orderId: formIdField("Order not found"),
   status: orderStatusSchema,
   confirm: z.literal("yes").optional().catch(undefined),
 });

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { z } from "zod";
+import { formIdField, z } from "~/lib/zod";
 
 import { FormAlert } from "~/components/Field";
 import { MailStateBadge } from "~/components/MailStateBadge";
@@ -57,7 +57,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 const RETRY_FAILED = "Failed to send the mail again";
-const mailId = z.string({ error: "Mail not found" }).regex(/^\d{1,15}$/, "Mail not found").transform(Number).pipe(z.number().int().min(1, "Mail not found"));
+const mailId = formIdField("Mail not found");
 const retryFormSchema = z.discriminatedUnion("intent", [z.object({ intent: z.literal("retry"), id: mailId }), z.object({ intent: z.literal("retry-all") })], {
   error: "Unknown action",
 });
