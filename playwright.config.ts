@@ -15,6 +15,8 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Rows the tests need written into the server's D1 from outside it, once, before any test (tests/e2e/global-setup.ts).
+  globalSetup: "./tests/e2e/global-setup.ts",
   outputDir: "test-results/artifacts",
   // Tests are written to be stable: a retry would only hide flakiness.
   retries: 0,
