@@ -15,6 +15,8 @@ test("Add to Cart with no answer leaves the page and the cart as they were, with
   const user = uniqueUser();
   await gotoHydrated(page, "/register");
   await register(page, user);
+  // Registered and logged in before the next page is asked for (going on at once could cut the registration off).
+  await expect(page).toHaveURL("/");
   await gotoHydrated(page, "/?category=Accessories");
   await dropPosts(page, "/cart/add");
   const card = page.getByTestId("product-card").filter({ has: page.getByRole("button", { name: /^Add to Cart: / }) }).first();
@@ -37,6 +39,8 @@ test("a review saved with no answer says 'Failed to update review. Please try ag
   const user = uniqueUser();
   await gotoHydrated(page, "/register");
   await register(page, user);
+  // Registered and logged in before the next page is asked for (going on at once could cut the registration off).
+  await expect(page).toHaveURL("/");
   const products = (await (await request.get("/api/products")).json()) as { id: number; name: string }[];
   const product = products.find(isDemoProduct)!;
   await gotoHydrated(page, `/product/${product.id}`);
