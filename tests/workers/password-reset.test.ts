@@ -285,6 +285,23 @@ describe("the screens", () => {
     }
   });
 
+  it("/reset-password with a used or an expired link offers a new link instead of the form", async () => {
+    const showsForm = async (token: string) => {
+      const html = await (await call(`/reset-password?token=${token}`)).text();
+      expect(html.includes(INVALID)).not.toBe(html.includes('name="password"'));
+      return html.includes('name="password"');
+    };
+    const used = await linkFor(await register());
+    expect(await showsForm(used)).toBe(true);
+    expect((await reset(used)).status).toBe(200);
+    expect(await showsForm(used)).toBe(false);
+
+    const expired = await linkFor(await register());
+    expect(await showsForm(expired)).toBe(true);
+    await testEnv.DB.prepare("UPDATE password_resets SET expires_at = ? WHERE token_hash = ?").bind(Date.now() - 1, await sha256(expired)).run();
+    expect(await showsForm(expired)).toBe(false);
+  });
+
   it("/reset-password sets the password without JavaScript, clears this browser's session and goes to the login", async () => {
     const user = await register();
     const token = await linkFor(user);
