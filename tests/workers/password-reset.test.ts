@@ -189,6 +189,35 @@ describe("POST /api/auth/reset-password", () => {
     expect((await reset(newer)).status).toBe(200);
   });
 
+  it("a link sent before the account's e-mail or password changed no longer works", async () => {
+    const saveProfile = async (user: TestUser, changes: { email?: string; password?: string }) => {
+      const profile = { name: user.name, email: changes.email ?? user.email, address: user.address, phone: user.phone, password: changes.password };
+      return apiJson("PUT", "/api/auth/me", profile, authHeader(await login(user.email, user.password)));
+    };
+    const moved = await register();
+    const beforeMove = await linkFor(moved);
+    expect((await saveProfile(moved, { email: uniqueEmail("moved") })).status).toBe(200);
+    expect(await expectApiError(await reset(beforeMove), 400)).toEqual({ message: INVALID, fieldErrors: { token: [INVALID] } });
+
+    const changed = await register();
+    const beforeChange = await linkFor(changed);
+    expect((await saveProfile(changed, { password: "changed-on-profile" })).status).toBe(200);
+    await expectApiError(await reset(beforeChange), 400);
+    expect(await canLogIn(changed.email, "changed-on-profile")).toBe(200);
+  });
+
+  it("a profile save that keeps the e-mail and the password, or is refused, leaves the link usable", async () => {
+    const user = await register();
+    const token = await linkFor(user);
+    const bearer = authHeader(await login(user.email, user.password));
+    const kept = await apiJson("PUT", "/api/auth/me", { name: "Renamed", email: user.email.toUpperCase(), address: user.address, phone: user.phone }, bearer);
+    expect(kept.status).toBe(200);
+    const taken = (await register()).email;
+    const refused = await apiJson("PUT", "/api/auth/me", { name: "Renamed", email: taken, address: user.address, phone: user.phone, password: "never-saved" }, bearer);
+    expect(refused.status).toBe(409);
+    expect((await reset(token)).status).toBe(200);
+  });
+
   it("the new password follows the registration's rules; a refused one leaves the link usable", async () => {
     const user = await register();
     const token = await linkFor(user);
