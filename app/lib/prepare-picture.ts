@@ -135,11 +135,15 @@ export function preparedName(name: string, from: SniffedType, to: string): strin
   return `${base}.${EXTENSIONS[to]}`;
 }
 
+// No-break spaces inside "1600 x 1200" and "412 KB": a narrow preview wraps the line between them, never inside.
+const NBSP = "\u00a0";
+const dimensions = ({ width, height }: ImageSize) => `${width}${NBSP}x${NBSP}${height}`;
+
 /** '412 KB', '5.8 MB' (in units of 1024, as the 5 MB rule counts). */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return `${bytes}${NBSP}bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}${NBSP}KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}${NBSP}MB`;
 }
 
 export type Preparation = { kind: "resized" | "reencoded" | "kept"; size: ImageSize; bytes: number; metadataRemoved: boolean };
@@ -148,9 +152,9 @@ export type Preparation = { kind: "resized" | "reencoded" | "kept"; size: ImageS
 export function describePreparation({ kind, size, bytes, metadataRemoved }: Preparation): string {
   const weight = formatBytes(bytes);
   const removed = metadataRemoved ? ", metadata removed" : "";
-  if (kind === "resized") return `Resized to ${size.width} x ${size.height}, ${weight}${removed}`;
+  if (kind === "resized") return `Resized to ${dimensions(size)}, ${weight}${removed}`;
   if (kind === "reencoded") return metadataRemoved ? `Metadata removed, ${weight}` : `Compressed to ${weight}`;
-  return `As chosen, ${size.width} x ${size.height}, ${weight}`;
+  return `As chosen, ${dimensions(size)}, ${weight}`;
 }
 
 // ---- The browser's part: decode, draw, encode. Called from event handlers only (never during server rendering). ----

@@ -151,12 +151,13 @@ describe("the output", () => {
     expect(preparedName(".png", "image/png", "image/jpeg")).toBe("picture.jpg");
   });
 
-  it("says what was done in a short line", () => {
-    expect(describePreparation({ kind: "resized", size: { width: 1600, height: 1200 }, bytes: 412 * 1024, metadataRemoved: false })).toBe("Resized to 1600 x 1200, 412 KB");
-    expect(describePreparation({ kind: "resized", size: { width: 1200, height: 1600 }, bytes: 300_000, metadataRemoved: true })).toBe("Resized to 1200 x 1600, 293 KB, metadata removed");
-    expect(describePreparation({ kind: "reencoded", size: { width: 800, height: 600 }, bytes: 90 * 1024, metadataRemoved: true })).toBe("Metadata removed, 90 KB");
-    expect(describePreparation({ kind: "reencoded", size: { width: 800, height: 600 }, bytes: 90 * 1024, metadataRemoved: false })).toBe("Compressed to 90 KB");
-    expect(describePreparation({ kind: "kept", size: { width: 60, height: 40 }, bytes: 700, metadataRemoved: false })).toBe("As chosen, 60 x 40, 700 bytes");
-    expect(formatBytes(6.2 * 1024 * 1024)).toBe("6.2 MB");
+  it("says what was done in a short line (no-break spaces inside a size and a weight)", () => {
+    const said = (preparation: Parameters<typeof describePreparation>[0]) => describePreparation(preparation).replace(/\u00a0/g, "_");
+    expect(said({ kind: "resized", size: { width: 1600, height: 1200 }, bytes: 412 * 1024, metadataRemoved: false })).toBe("Resized to 1600_x_1200, 412_KB");
+    expect(said({ kind: "resized", size: { width: 1200, height: 1600 }, bytes: 300_000, metadataRemoved: true })).toBe("Resized to 1200_x_1600, 293_KB, metadata removed");
+    expect(said({ kind: "reencoded", size: { width: 800, height: 600 }, bytes: 90 * 1024, metadataRemoved: true })).toBe("Metadata removed, 90_KB");
+    expect(said({ kind: "reencoded", size: { width: 800, height: 600 }, bytes: 90 * 1024, metadataRemoved: false })).toBe("Compressed to 90_KB");
+    expect(said({ kind: "kept", size: { width: 60, height: 40 }, bytes: 700, metadataRemoved: false })).toBe("As chosen, 60_x_40, 700_bytes");
+    expect(formatBytes(6.2 * 1024 * 1024)).toBe("6.2\u00a0MB");
   });
 });
