@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffChosenFile } from "~/lib/file-types";
+import { preparePicture, type PreparedPicture } from "~/lib/prepare-picture";
 import { ALT_TEXT_MAX, PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import type { ProductImageView } from "~/lib/schemas/product";
 import { Field } from "./Field";
@@ -9,8 +10,11 @@ import { IMAGE_SIZE } from "./ProductImage";
 const ACCEPT = PRODUCT_IMAGE_TYPES.join(",");
 const SMALL_BUTTON = "btn-secondary min-h-9 px-3 text-xs";
 
-/** A chosen file as the form shows it before saving: its preview, or what the save would refuse it for. */
-type Preview = { url: string | null; name: string; problem?: string };
+/**
+ * A chosen file as the form shows it before saving: its preview, or what the save would refuse it for; and what was
+ * done to it (prepare-picture.ts), in a quiet line.
+ */
+type Preview = { url: string | null; name: string; problem?: string; note?: string | null };
 
 // Judged as the server will judge it (its first bytes, its size), so the form warns of what the save would refuse.
 async function previewOf(file: File): Promise<Preview> {
@@ -20,22 +24,71 @@ async function previewOf(file: File): Promise<Preview> {
   return { url: URL.createObjectURL(file), name: file.name };
 }
 
+/** Puts the prepared files in the input in place of the chosen ones, so the form posts them; false where it cannot. */
+function replaceFiles(input: HTMLInputElement, files: File[]): boolean {
+  try {
+    const transfer = new DataTransfer();
+    for (const file of files) transfer.items.add(file);
+    input.files = transfer.files;
+    return input.files.length === files.length;
+  } catch {
+    return false;
+  }
+}
+
+const picturesWord = (count: number) => (count === 1 ? "1 picture" : `${count} pictures`);
+
 /**
  * The product forms' pictures. The update form lists the current ones: each with its alt text, a Remove box, and
  * (without JavaScript) a position box and a "Make first" radio, read by lib/product-form.server.ts; with JavaScript,
  * Move up / Move down / Make first buttons reorder the list and the positions travel in hidden fields. New pictures
  * come from one multiple file input, previewed before they are sent (a file that is no picture, or too large, says so).
+ * With JavaScript each chosen picture is first prepared (scaled down to 1600 px, its metadata removed: see
+ * lib/prepare-picture.ts) and put back into the input in its place; `onPreparing` tells the form meanwhile, so it does
+ * not send a file not yet prepared.
  */
-export function PictureFields({ images = [], isUpdate, errors }: { images?: ProductImageView[]; isUpdate: boolean; errors?: Record<string, string[] | undefined> }) {
+export function PictureFields({
+  images = [],
+  isUpdate,
+  errors,
+  onPreparing,
+}: {
+  images?: ProductImageView[];
+  isUpdate: boolean;
+  errors?: Record<string, string[] | undefined>;
+  onPreparing?: (preparing: boolean) => void;
+}) {
   const [order, setOrder] = useState(() => images.map((image) => image.id));
   const [previews, setPreviews] = useState<Preview[]>([]);
+  /** How many chosen pictures are being prepared (0: none). */
+  const [preparing, setPreparing] = useState(0);
   const chosen = useRef<File[]>([]);
-  const showPreviews = async (files: File[]) => {
+  const showPreviews = async (input: HTMLInputElement, files: File[]) => {
     chosen.current = files;
-    const shown = await Promise.all(files.map(previewOf));
-    // Chosen again while these were read: the newer choice shows.
-    if (chosen.current === files) setPreviews(shown);
-    else shown.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url));
+    // Said at once (the form reads it on a submit in the same moment), before anything is read.
+    onPreparing?.(files.length > 0);
+    setPreparing(files.length);
+    setPreviews([]);
+    try {
+      // One at a time: a phone decoding eight 12-megapixel photos at once could run out of memory.
+      const prepared: PreparedPicture[] = [];
+      for (const file of files) {
+        prepared.push(await preparePicture(file));
+        if (chosen.current !== files) return; // chosen again meanwhile: the newer choice is prepared and shown
+      }
+      const unchanged = prepared.every((picture, index) => picture.file === files[index]);
+      // Where the input cannot take them, the chosen files are sent as they are, and shown as they are.
+      const sent = unchanged || replaceFiles(input, prepared.map((picture) => picture.file)) ? prepared : files.map((file) => ({ file, note: null }));
+      const shown = await Promise.all(sent.map(async ({ file, note }) => ({ ...(await previewOf(file)), note })));
+      if (chosen.current !== files) return shown.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url));
+      setPreviews(shown);
+    } finally {
+      // Never left waiting, whatever failed: the server judges what is sent.
+      if (chosen.current === files) {
+        setPreparing(0);
+        onPreparing?.(false);
+      }
+    }
   };
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -63,7 +116,7 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
 
   return (
     // min-w-0: a fieldset is at least as wide as its content by default, which pushed phones sideways.
-    <fieldset className="min-w-0 space-y-4">
+    <fieldset className="min-w-0 space-y-4" aria-busy={preparing > 0 || undefined}>
       {/* The add form's file input says "Pictures" itself. */}
       {isUpdate && <legend className="field-label">Pictures</legend>}
       <p className="sr-only" aria-live="polite">
@@ -129,7 +182,7 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
         required={!isUpdate}
         errors={fileErrors}
         hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.`}
-        onChange={(event) => void showPreviews([...(event.currentTarget.files ?? [])])}
+        onChange={(event) => void showPreviews(event.currentTarget, [...(event.currentTarget.files ?? [])])}
         className="[&_input]:py-2"
       />
       {tooMany && (
@@ -137,7 +190,20 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
           {PICTURE_MESSAGES.tooMany}: remove some before saving.
         </p>
       )}
-      {previews.length > 0 ? (
+      {/* What happened to the chosen pictures, read out politely once they are ready. */}
+      <p className="sr-only" role="status" data-testid="pictures-status">
+        {preparing > 0
+          ? `Preparing ${picturesWord(preparing)}...`
+          : previews
+              .filter((preview) => preview.url && preview.note)
+              .map((preview) => `${preview.name}: ${preview.note}.`)
+              .join(" ")}
+      </p>
+      {preparing > 0 ? (
+        <p className="flex aspect-[3/1] items-center justify-center rounded-2xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400" aria-hidden="true">
+          Preparing {picturesWord(preparing)}...
+        </p>
+      ) : previews.length > 0 ? (
         <ul className="grid grid-cols-3 gap-2" aria-label="New pictures">
           {previews.map((preview, index) => (
             <li key={`${index}-${preview.name}`} className="overflow-hidden rounded-xl border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
@@ -148,7 +214,14 @@ export function PictureFields({ images = [], isUpdate, errors }: { images?: Prod
                   {preview.problem}
                 </p>
               )}
-              <p className="truncate px-2 py-1 text-xs text-slate-600 dark:text-slate-400">{preview.name}</p>
+              <div className="px-2 py-1 text-xs">
+                <p className="truncate text-slate-600 dark:text-slate-400">{preview.name}</p>
+                {preview.url && preview.note && (
+                  <p className="text-slate-500 dark:text-slate-400" data-testid="picture-note">
+                    {preview.note}
+                  </p>
+                )}
+              </div>
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 
 import { CATEGORIES } from "~/lib/constants";
@@ -41,8 +42,27 @@ export function ProductForm({
   // A refused save moves the focus to the first field at fault, else to the message (it was left mid-page).
   const form = useFocusOnRefusal(result);
 
+  // While chosen pictures are being prepared (PictureFields), the save waits: its button stays focusable but says so
+  // (aria-disabled), and a press or an Enter is ignored, so a file not yet prepared is never sent. The ref is read by
+  // a submit in the same moment as the choice, before React has drawn the button again.
+  const preparingNow = useRef(false);
+  const [preparing, setPreparing] = useState(false);
+  const onPreparing = (busy: boolean) => {
+    preparingNow.current = busy;
+    setPreparing(busy);
+  };
+
   return (
-    <Form ref={form} method="post" encType="multipart/form-data" className="grid gap-8 lg:grid-cols-[1fr_360px]" noValidate>
+    <Form
+      ref={form}
+      method="post"
+      encType="multipart/form-data"
+      className="grid gap-8 lg:grid-cols-[1fr_360px]"
+      noValidate
+      onSubmit={(event) => {
+        if (preparingNow.current) event.preventDefault();
+      }}
+    >
       <div className="space-y-5">
         {result?.message && (
           <FormAlert>
@@ -119,15 +139,15 @@ export function ProductForm({
         </div>
       </div>
       <div className="min-w-0">
-        <PictureFields images={product?.images} isUpdate={!!product} errors={errors} />
+        <PictureFields images={product?.images} isUpdate={!!product} errors={errors} onPreparing={onPreparing} />
       </div>
       {/* Last, after the pictures too: on a phone (one column) and from the keyboard the form ends with its actions. */}
       <div className="flex gap-3 lg:col-span-2">
         <Link to={product ? `/product/${product.id}` : "/"} className="btn-secondary">
           Cancel
         </Link>
-        <button type="submit" className="btn-primary" disabled={saving}>
-          {saving ? pendingLabel : submitLabel}
+        <button type="submit" className="btn-primary" disabled={saving} aria-disabled={preparing || undefined}>
+          {preparing ? "Preparing pictures..." : saving ? pendingLabel : submitLabel}
         </button>
       </div>
     </Form>

@@ -178,16 +178,22 @@ test("a chosen file that is no picture, or is over 5 MB, says so before the form
   await logInAs(page);
   await gotoHydrated(page, "/add_product");
   // Judged by their bytes, as the server judges them: a text file named .png is no picture, a PNG without a name's
-  // extension is one.
+  // extension is one. A GIF is sent as chosen (never re-encoded: it may be animated), so one over 5 MB is refused; a
+  // PNG over 5 MB is prepared in the browser (prepare-picture.ts) into a small file, and is no longer refused.
+  const GIF_1X1 = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
   await page.getByLabel("Pictures (the first is the card's)", { exact: true }).setInputFiles([
     { name: "spec.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n") },
     { name: "shoe", mimeType: "application/octet-stream", buffer: colourPng([20, 120, 200]) },
-    { name: "huge.png", mimeType: "image/png", buffer: Buffer.concat([colourPng([1, 2, 3]), Buffer.alloc(5 * 1024 * 1024)]) },
+    { name: "huge.gif", mimeType: "image/gif", buffer: Buffer.concat([GIF_1X1, Buffer.alloc(5 * 1024 * 1024)]) },
     { name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are notes") },
+    { name: "huge.png", mimeType: "image/png", buffer: Buffer.concat([colourPng([1, 2, 3]), Buffer.alloc(5 * 1024 * 1024)]) },
   ]);
   await expect(page.getByTestId("picture-problem")).toHaveText(["Image must be a JPEG, PNG, WebP or GIF picture", "Image must be at most 5 MB", "Image must be a JPEG, PNG, WebP or GIF picture"]);
   await expect(page.getByRole("img", { name: "Preview of new picture 2" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Preview of new picture 5" })).toBeVisible();
   await expect(page.getByRole("img", { name: /Preview of new picture (1|3|4)/ })).toHaveCount(0);
+  await expect(page.getByTestId("picture-note")).toHaveText(["As chosen, 40 x 40, 107 bytes", /^Compressed to \d+\s(bytes|KB)$/]);
+  await expect(page.getByRole("list", { name: "New pictures" }).getByRole("listitem").nth(4)).toContainText("huge.jpg");
 });
 
 test("on a phone the product form ends with its actions, after the pictures", async ({ page }) => {
