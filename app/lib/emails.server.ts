@@ -82,6 +82,34 @@ export const STATUS_WORDS: Record<OrderStatus, { headline: string; detail: strin
   },
 };
 
+/**
+ * A cancellation of an order that has left the store is not "will not be sent": the parcel is with the courier or the
+ * customer, so it is a return and a refund.
+ */
+const CANCELLED_AFTER: Partial<Record<OrderStatus, { headline: string; detail: string }>> = {
+  SHIPPED: {
+    headline: "Your order has been cancelled",
+    detail:
+      "This order has been cancelled after it left our store. If the parcel reaches you, please send it back to us; we will contact you about the return and a refund of what you paid.",
+  },
+  DELIVERED: {
+    headline: "Your order has been cancelled",
+    detail: "This order has been cancelled after it was delivered. We will contact you about returning the shoes and a refund of what you paid.",
+  },
+};
+
+/**
+ * The words of a move from `previous` to `status`: the new status's own words, except where the move changes what they
+ * mean to the customer (a cancellation after dispatch; a cancelled order reopened, which must say it was reopened).
+ */
+export function statusWords(status: OrderStatus, previous?: OrderStatus): { headline: string; detail: string } {
+  if (status === "CANCELLED" && previous) return CANCELLED_AFTER[previous] ?? STATUS_WORDS.CANCELLED;
+  if (previous === "CANCELLED" && status !== "CANCELLED") {
+    return { headline: "Your order has been reopened", detail: `We have reopened your cancelled order. ${STATUS_WORDS[status].detail}` };
+  }
+  return STATUS_WORDS[status];
+}
+
 const SIGN_OFF = "Thank you for shopping with Stride.";
 
 /** The HTML frame every mail shares: a heading, the body, and the sign-off. */
@@ -171,9 +199,9 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
   return { subject, text, html };
 }
 
-/** A status change, in the customer's words. */
-export function orderStatusMail(order: OrderMailData, status: OrderStatus): RenderedMail {
-  const words = STATUS_WORDS[status];
+/** A status change, in the customer's words: those of the move from `previous` (see statusWords). */
+export function orderStatusMail(order: OrderMailData, status: OrderStatus, previous?: OrderStatus): RenderedMail {
+  const words = statusWords(status, previous);
   const subject = `Stride order #${order.orderNumber}: ${words.headline.toLowerCase()}`;
   const greeting = `Hello ${oneLine(order.customerName)},`;
   const text = [greeting, "", `${words.headline}.`, "", words.detail, "", `See your order #${order.orderNumber}: ${order.orderUrl}`, "", SIGN_OFF, ""].join("\n");

@@ -334,7 +334,8 @@ export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, use
 export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser, mailer: Mailer): Promise<OrderView> {
   const order = await findOrder(db, orderId);
   if (order.status !== status) {
-    const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status);
+    // Worded for the move from the status read here: the UPDATE below changes the order only if it still has it.
+    const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status, order.status);
     const row = outboxValues({ kind: "ORDER_STATUS", to: order.customerEmail, orderId, userId: order.userId, orderStatus: status, ...mail });
     let mailIds: number[];
     try {

@@ -185,6 +185,23 @@ describe("status mails", () => {
     expect(await statusMails()).toHaveLength(before);
   });
 
+  it("is worded for the move: a cancellation after delivery speaks of a return and a refund; a reopening says so", async () => {
+    const id = (await placeOrder(customer.token, [{ productId: await product({ stockQuantity: 2 }), quantity: 1 }], undefined, { customerName: "Move Reader" })).id;
+    for (const status of ["SHIPPED", "DELIVERED", "CANCELLED"]) expect((await putStatus(id, status)).status).toBe(200);
+    const cancelled = (await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id)).at(-1)!;
+    expect(cancelled).toMatchObject({ subject: `Stride order #${id}: your order has been cancelled`, order_status: "CANCELLED" });
+    for (const part of [cancelled.text_body, cancelled.html_body]) {
+      expect(part).toContain("This order has been cancelled after it was delivered. We will contact you about returning the shoes and a refund of what you paid.");
+      expect(part).not.toContain("will not be sent");
+    }
+
+    expect((await putStatus(id, "PENDING")).status).toBe(200);
+    const reopened = (await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id)).at(-1)!;
+    expect(reopened).toMatchObject({ subject: `Stride order #${id}: your order has been reopened`, order_status: "PENDING" });
+    expect(reopened.text_body).toContain("Hello Move Reader,\n\nYour order has been reopened.\n\nWe have reopened your cancelled order. Your order is waiting for us to match");
+    expect(reopened.html_body).toContain("We have reopened your cancelled order.");
+  });
+
   it("the admin's screen writes one too", async () => {
     const id = (await placeOrder(customer.token, [{ productId: await product({ stockQuantity: 2 }), quantity: 1 }])).id;
     const response = await postForm("/admin/orders", { intent: "status", orderId: String(id), status: "SHIPPED" }, { cookie: admin.cookie });
