@@ -46,6 +46,19 @@ describe("orderPlacedMail", () => {
     expect(mail.html).toContain("8001 2345 6789");
   });
 
+  it("lets long unbroken text wrap in every text block of the HTML (a one-word name, a URL in the address)", () => {
+    const long = orderPlacedMail({ ...placed, customerName: "N".repeat(100), shippingAddress: `https://maps.example.com/${"x".repeat(200)}` }, bank);
+    const wrap = "overflow-wrap:anywhere;word-break:break-word";
+    // The frame, the greeting, the item lines, the bank values and the address each carry it.
+    expect(long.html).toMatch(new RegExp(`<body style="[^"]*${wrap}`));
+    expect(long.html).toMatch(new RegExp(`<p style="[^"]*${wrap}[^"]*">Hello N{100},</p>`));
+    expect(long.html).toMatch(new RegExp(`<p style="[^"]*white-space:pre-line;${wrap}">https://maps`));
+    expect(long.html).toMatch(new RegExp(`<td style="[^"]*${wrap}">Harbour Runner`));
+    expect(long.html).toMatch(new RegExp(`<td style="[^"]*${wrap}">8001 2345 6789</td>`));
+    const status = orderStatusMail({ orderNumber: "7", orderUrl: "https://stride.lk/orders/7", customerName: "N".repeat(100) }, "SHIPPED");
+    expect(status.html).toMatch(new RegExp(`<p style="[^"]*${wrap}[^"]*">Hello N{100},</p>`));
+  });
+
   it("escapes every value in the HTML and keeps customers' line breaks out of single-line places", () => {
     const hostile = orderPlacedMail(
       {
