@@ -154,7 +154,8 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
   const subject = `Stride order #${order.orderNumber}: we have your order`;
   const greeting = `Hello ${oneLine(order.customerName)},`;
   const intro = `Thank you for your order #${order.orderNumber}. We have your bank slip and are checking your payment; we will write again when it is confirmed.`;
-  const reference = `Please use order #${order.orderNumber} as the reference for your bank transfer.`;
+  // Said after payment: the customer paid before the order (and its number) existed, so no reference is asked for.
+  const checking = "We check your slip against a transfer into this account, and we will confirm your order once we have matched your slip to the transfer.";
   const lines = order.items.map((item) => ({ name: oneLine(nameWithSize(item.productName, item.sizeLabel)), quantity: item.quantity, subtotal: formatLkr(item.subtotal) }));
   const total = formatLkr(order.totalAmount);
 
@@ -169,7 +170,7 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
     "",
     "Bank transfer details",
     ...bankLines(bank).map(([label, value]) => `${label}: ${value}`),
-    reference,
+    checking,
     "",
     "Delivery address",
     order.shippingAddress.trim(),
@@ -198,7 +199,7 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
       '<table role="presentation" style="border-collapse:collapse;margin:0 0 8px">',
       ...bankLines(bank).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#475569">${escapeHtml(label)}</td><td style="padding:2px 0;${WRAP}">${escapeHtml(value)}</td></tr>`),
       "</table>",
-      paragraph(reference),
+      paragraph(checking),
       '<h2 style="margin:20px 0 8px;font-size:16px">Delivery address</h2>',
       `<p style="margin:0 0 12px;white-space:pre-line;${WRAP}">${escapeHtml(order.shippingAddress.trim())}</p>`,
       button(order.orderUrl, "See your order"),

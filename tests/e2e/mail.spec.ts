@@ -56,6 +56,9 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   await expect(text).toContainText(`- ${product.name} x 1: LKR`);
   await expect(text).toContainText("Total: LKR");
   await expect(text).toContainText("Bank transfer details");
+  // Written after payment: the slip is matched to the transfer, no reference is asked for.
+  await expect(text).toContainText("we will confirm your order once we have matched your slip to the transfer.");
+  await expect(text).not.toContainText("reference");
   await expect(text).toContainText(`/orders/${orderId}`);
 
   // The admin confirms the payment on the order's Manage dialog.

@@ -46,6 +46,17 @@ describe("orderPlacedMail", () => {
     expect(mail.html).toContain("8001 2345 6789");
   });
 
+  it("reads right after payment: the slip is checked against the account, no reference for a transfer already made", () => {
+    // The customer paid and uploaded the slip at checkout, before the order (and its number) existed.
+    const checking = "We check your slip against a transfer into this account, and we will confirm your order once we have matched your slip to the transfer.";
+    expect(mail.text).toContain(`Account number: 8001 2345 6789\n${checking}\n`);
+    expect(mail.html).toContain(checking);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).not.toMatch(/reference/i);
+      expect(part).toContain("Bank transfer details");
+    }
+  });
+
   it("lets long unbroken text wrap in every text block of the HTML (a one-word name, a URL in the address)", () => {
     const long = orderPlacedMail({ ...placed, customerName: "N".repeat(100), shippingAddress: `https://maps.example.com/${"x".repeat(200)}` }, bank);
     const wrap = "overflow-wrap:anywhere;word-break:break-word";

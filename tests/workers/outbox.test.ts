@@ -59,7 +59,10 @@ describe("the order confirmation", () => {
     expect(mail.text_body).toContain("Total: LKR 28,499.50");
     expect(mail.text_body).toContain(`Bank: ${testEnv.BANK_NAME}`);
     expect(mail.text_body).toContain(`Account number: ${testEnv.BANK_ACCOUNT_NUMBER}`);
-    expect(mail.text_body).toContain(`Please use order #${order.id} as the reference`);
+    // Said after payment: the slip is checked against the account, and no reference is asked for (the customer paid
+    // before the order, and its number, existed).
+    expect(mail.text_body).toContain("We check your slip against a transfer into this account, and we will confirm your order once we have matched your slip to the transfer.");
+    expect(mail.text_body).not.toContain("reference");
     expect(mail.text_body).toContain(`See your order: http://localhost/orders/${order.id}`);
     expect(mail.html_body).toContain(`href="http://localhost/orders/${order.id}"`);
     expect(mail.html_body).toContain("LKR 28,499.50");
