@@ -305,6 +305,9 @@ export const emailOutbox = sqliteTable(
     htmlBody: text("html_body").notNull(),
     orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    // The status an ORDER_STATUS mail announces (null for other kinds): "Send again" sends it only while its order
+    // still has that status (app/services/outbox.server.ts). Rows from before migration 0016 got it from their subject.
+    orderStatus: text("order_status", { enum: ORDER_STATUSES }),
     state: text("state", { enum: MAIL_STATES }).notNull().default("queued"),
     // Tries so far (each claim by the consumer counts one), the last failure's reason, and the provider's message id.
     attempts: integer("attempts").notNull().default(0),
@@ -320,6 +323,7 @@ export const emailOutbox = sqliteTable(
   (t) => [
     check("email_outbox_kind_check", sql`${t.kind} IN (${inList(MAIL_KINDS)})`),
     check("email_outbox_state_check", sql`${t.state} IN (${inList(MAIL_STATES)})`),
+    check("email_outbox_order_status_check", sql`${t.orderStatus} IS NULL OR ${t.orderStatus} IN (${inList(ORDER_STATUSES)})`),
     // /admin/outbox by state, newest first (all states: the primary key).
     index("email_outbox_state_idx").on(t.state, t.id),
     // An order's mails (the admin's order page).

@@ -82,7 +82,43 @@ export const STATUS_WORDS: Record<OrderStatus, { headline: string; detail: strin
   },
 };
 
+/**
+ * A cancellation of an order that has left the store is not "will not be sent": the parcel is with the courier or the
+ * customer, so it is a return and a refund.
+ */
+const CANCELLED_AFTER: Partial<Record<OrderStatus, { headline: string; detail: string }>> = {
+  SHIPPED: {
+    headline: "Your order has been cancelled",
+    detail:
+      "This order has been cancelled after it left our store. If the parcel reaches you, please send it back to us; we will contact you about the return and a refund of what you paid.",
+  },
+  DELIVERED: {
+    headline: "Your order has been cancelled",
+    detail: "This order has been cancelled after it was delivered. We will contact you about returning the shoes and a refund of what you paid.",
+  },
+};
+
+/**
+ * The words of a move from `previous` to `status`: the new status's own words, except where the move changes what they
+ * mean to the customer (a cancellation after dispatch; a cancelled order reopened, which must say it was reopened).
+ */
+export function statusWords(status: OrderStatus, previous?: OrderStatus): { headline: string; detail: string } {
+  if (status === "CANCELLED" && previous) return CANCELLED_AFTER[previous] ?? STATUS_WORDS.CANCELLED;
+  if (previous === "CANCELLED" && status !== "CANCELLED") {
+    return { headline: "Your order has been reopened", detail: `We have reopened your cancelled order. ${STATUS_WORDS[status].detail}` };
+  }
+  return STATUS_WORDS[status];
+}
+
 const SIGN_OFF = "Thank you for shopping with Stride.";
+
+/**
+ * Lets a long unbroken run (a 100-letter name, a URL in an address) wrap anywhere instead of widening the mail past a
+ * phone's screen. overflow-wrap:anywhere also lowers a table cell's minimum width; word-break:break-word is the older
+ * spelling, for clients that do not know the first. Set on each text block, not only the frame: some clients drop the
+ * body's styles.
+ */
+const WRAP = "overflow-wrap:anywhere;word-break:break-word";
 
 /** The HTML frame every mail shares: a heading, the body, and the sign-off. */
 function htmlDocument(title: string, body: string): string {
@@ -90,19 +126,19 @@ function htmlDocument(title: string, body: string): string {
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title></head>`,
-    '<body style="margin:0;padding:24px;background:#f8fafc;color:#0f172a;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5">',
-    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:24px">',
+    `<body style="margin:0;padding:24px;background:#f8fafc;color:#0f172a;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;${WRAP}">`,
+    `<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:24px;${WRAP}">`,
     '<p style="margin:0 0 16px;font-size:20px;font-weight:bold">Stride</p>',
-    `<h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(title)}</h1>`,
+    `<h1 style="margin:0 0 16px;font-size:20px;${WRAP}">${escapeHtml(title)}</h1>`,
     body,
-    `<p style="margin:24px 0 0;color:#475569">${escapeHtml(SIGN_OFF)}</p>`,
+    `<p style="margin:24px 0 0;color:#475569;${WRAP}">${escapeHtml(SIGN_OFF)}</p>`,
     "</div></body></html>",
   ].join("\n");
 }
 
-const paragraph = (text: string) => `<p style="margin:0 0 12px">${escapeHtml(text)}</p>`;
+const paragraph = (text: string) => `<p style="margin:0 0 12px;${WRAP}">${escapeHtml(text)}</p>`;
 const button = (href: string, label: string) =>
-  `<p style="margin:16px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>`;
+  `<p style="margin:16px 0"><a href="${escapeHtml(href)}" style="display:inline-block;max-width:100%;${WRAP};background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>`;
 
 function bankLines(bank: BankDetails): [string, string][] {
   return [
@@ -118,7 +154,8 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
   const subject = `Stride order #${order.orderNumber}: we have your order`;
   const greeting = `Hello ${oneLine(order.customerName)},`;
   const intro = `Thank you for your order #${order.orderNumber}. We have your bank slip and are checking your payment; we will write again when it is confirmed.`;
-  const reference = `Please use order #${order.orderNumber} as the reference for your bank transfer.`;
+  // Said after payment: the customer paid before the order (and its number) existed, so no reference is asked for.
+  const checking = "We check your slip against a transfer into this account, and we will confirm your order once we have matched your slip to the transfer.";
   const lines = order.items.map((item) => ({ name: oneLine(nameWithSize(item.productName, item.sizeLabel)), quantity: item.quantity, subtotal: formatLkr(item.subtotal) }));
   const total = formatLkr(order.totalAmount);
 
@@ -133,7 +170,7 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
     "",
     "Bank transfer details",
     ...bankLines(bank).map(([label, value]) => `${label}: ${value}`),
-    reference,
+    checking,
     "",
     "Delivery address",
     order.shippingAddress.trim(),
@@ -154,26 +191,26 @@ export function orderPlacedMail(order: OrderPlacedData, bank: BankDetails): Rend
       '<table role="presentation" style="width:100%;border-collapse:collapse">',
       ...lines.map(
         (line) =>
-          `<tr><td style="${cell}">${escapeHtml(line.name)} &times; ${escapeHtml(line.quantity)}</td><td style="${cell};text-align:right;white-space:nowrap">${escapeHtml(line.subtotal)}</td></tr>`,
+          `<tr><td style="${cell};${WRAP}">${escapeHtml(line.name)} &times; ${escapeHtml(line.quantity)}</td><td style="${cell};text-align:right;white-space:nowrap">${escapeHtml(line.subtotal)}</td></tr>`,
       ),
       `<tr><td style="padding:8px 0;font-weight:bold">Total</td><td style="padding:8px 0;font-weight:bold;text-align:right;white-space:nowrap">${escapeHtml(total)}</td></tr>`,
       "</table>",
       '<h2 style="margin:20px 0 8px;font-size:16px">Bank transfer details</h2>',
-      '<table role="presentation" style="border-collapse:collapse">',
-      ...bankLines(bank).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#475569">${escapeHtml(label)}</td><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`),
+      '<table role="presentation" style="border-collapse:collapse;margin:0 0 8px">',
+      ...bankLines(bank).map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#475569">${escapeHtml(label)}</td><td style="padding:2px 0;${WRAP}">${escapeHtml(value)}</td></tr>`),
       "</table>",
-      paragraph(reference),
+      paragraph(checking),
       '<h2 style="margin:20px 0 8px;font-size:16px">Delivery address</h2>',
-      `<p style="margin:0 0 12px;white-space:pre-line">${escapeHtml(order.shippingAddress.trim())}</p>`,
+      `<p style="margin:0 0 12px;white-space:pre-line;${WRAP}">${escapeHtml(order.shippingAddress.trim())}</p>`,
       button(order.orderUrl, "See your order"),
     ].join("\n"),
   );
   return { subject, text, html };
 }
 
-/** A status change, in the customer's words. */
-export function orderStatusMail(order: OrderMailData, status: OrderStatus): RenderedMail {
-  const words = STATUS_WORDS[status];
+/** A status change, in the customer's words: those of the move from `previous` (see statusWords). */
+export function orderStatusMail(order: OrderMailData, status: OrderStatus, previous?: OrderStatus): RenderedMail {
+  const words = statusWords(status, previous);
   const subject = `Stride order #${order.orderNumber}: ${words.headline.toLowerCase()}`;
   const greeting = `Hello ${oneLine(order.customerName)},`;
   const text = [greeting, "", `${words.headline}.`, "", words.detail, "", `See your order #${order.orderNumber}: ${order.orderUrl}`, "", SIGN_OFF, ""].join("\n");

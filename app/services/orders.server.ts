@@ -334,8 +334,9 @@ export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, use
 export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser, mailer: Mailer): Promise<OrderView> {
   const order = await findOrder(db, orderId);
   if (order.status !== status) {
-    const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status);
-    const row = outboxValues({ kind: "ORDER_STATUS", to: order.customerEmail, orderId, userId: order.userId, ...mail });
+    // Worded for the move from the status read here: the UPDATE below changes the order only if it still has it.
+    const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status, order.status);
+    const row = outboxValues({ kind: "ORDER_STATUS", to: order.customerEmail, orderId, userId: order.userId, orderStatus: status, ...mail });
     let mailIds: number[];
     try {
       // Written for D1 directly: Drizzle cannot put a statement of raw SQL with parameters into a batch.
@@ -349,10 +350,10 @@ export async function changeOrderStatus(db: Db, orderId: number, status: OrderSt
         d1.prepare(update.sql).bind(...update.params),
         d1
           .prepare(
-            `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, user_id, next_attempt_at)
-             SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING id`,
+            `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, user_id, order_status, next_attempt_at)
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING id`,
           )
-          .bind(row.kind, row.toAddress, row.subject, row.textBody, row.htmlBody, row.orderId ?? null, row.userId ?? null, row.nextAttemptAt),
+          .bind(row.kind, row.toAddress, row.subject, row.textBody, row.htmlBody, row.orderId ?? null, row.userId ?? null, row.orderStatus ?? null, row.nextAttemptAt),
       ]);
       mailIds = inserted.results.map((mailRow) => mailRow.id);
     } catch (error) {

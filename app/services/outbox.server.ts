@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 
-import type { MailKind, MailState } from "~/lib/constants";
+import type { MailKind, MailState, OrderStatus } from "~/lib/constants";
 import { redactResetToken, type BankDetails, type RenderedMail } from "~/lib/emails.server";
 import { createDb, type Db, schema } from "./db.server";
 
@@ -11,7 +11,7 @@ import { createDb, type Db, schema } from "./db.server";
 // through Cloudflare Email Service (the EMAIL send_email binding) or, with MAIL_MODE other than "send", keeps it, and
 // records the outcome on the row. A row whose id never reached the queue is put on it again by the sweep.
 
-const { emailOutbox } = schema;
+const { emailOutbox, orders } = schema;
 
 /** A row is tried this many times; after the last failure it is `failed`, with the reason, for an admin to see. */
 export const MAIL_MAX_ATTEMPTS = 5;
@@ -87,6 +87,8 @@ export interface NewMail extends RenderedMail {
   to: string;
   orderId?: number | null;
   userId?: number | null;
+  /** The status an ORDER_STATUS mail announces: it is sent again only while its order has it (retryRefusal). */
+  orderStatus?: OrderStatus | null;
 }
 
 /** The columns of a new outbox row (for an insert inside the change's own batch). */
@@ -99,6 +101,7 @@ export function outboxValues(mail: NewMail, now = Date.now()): typeof emailOutbo
     htmlBody: mail.html,
     orderId: mail.orderId ?? null,
     userId: mail.userId ?? null,
+    orderStatus: mail.orderStatus ?? null,
     nextAttemptAt: now + SWEEP_GRACE_MS,
   };
 }
@@ -230,16 +233,47 @@ export async function sweepOutbox(db: Db, queue: Queue, now = Date.now()): Promi
 /** Why a mail cannot be sent again, worded for the admin's form. */
 export type RetryRefusal = { status: 404 | 409; message: string };
 
+/** What decides whether a failed mail may be sent again: its kind, the status it announces, its order's status now. */
+export interface RetryFacts {
+  kind: MailKind;
+  /** The status an ORDER_STATUS mail announces (email_outbox.order_status). */
+  announcedStatus: OrderStatus | null;
+  /** The status of the mail's order now; null when the mail has no order (any more). */
+  orderStatusNow: OrderStatus | null;
+}
+
 /**
- * A reset mail that failed for good carries no working link any more (afterDelivery removed its token), and the
- * token itself has expired or will soon: sending it again would help nobody. The customer asks for a new link.
+ * Why a failed mail is not sent again, in plain words for the admin (completing "Not sent again: ..."), or null when it
+ * may be. A mail is sent again only while what it says is still true:
+ * - a status mail while its order still has the status it announces (a failed "on its way" must not reach the
+ *   customer after "cancelled", nor after the order went back to PENDING);
+ * - an order confirmation while its order exists and is not CANCELLED;
+ * - never a reset mail: its token was removed from the outbox's copy when it failed (afterDelivery), and the token has
+ *   expired or soon will; the customer asks for a new link.
+ * STILL_TRUE below says the same in SQL; the two are tested together (tests/workers/outbox-retry.test.ts).
  */
-const NOT_RETRIED_KIND: MailKind = "PASSWORD_RESET";
+export function retryRefusal(mail: RetryFacts): string | null {
+  if (mail.kind === "PASSWORD_RESET") return "its reset link no longer works. The customer can ask for a new one";
+  if (mail.orderStatusNow === null) return "its order no longer exists";
+  if (mail.kind === "ORDER_PLACED") return mail.orderStatusNow === "CANCELLED" ? "the order is now CANCELLED" : null;
+  if (mail.announcedStatus === null) return "it does not record the status it announces";
+  return mail.orderStatusNow === mail.announcedStatus ? null : `the order is now ${mail.orderStatusNow}; this mail says ${mail.announcedStatus}`;
+}
 
 /** Whether the admin's outbox offers to send this mail again. */
-export function canRetry(mail: { state: MailState; kind: MailKind }): boolean {
-  return mail.state === "failed" && mail.kind !== NOT_RETRIED_KIND;
+export function canRetry(mail: RetryFacts & { state: MailState }): boolean {
+  return mail.state === "failed" && retryRefusal(mail) === null;
 }
+
+/**
+ * retryRefusal's rule as a condition on an email_outbox row, for the UPDATE that re-queues: the check and the re-queue
+ * are one statement, so an order that moves meanwhile cannot slip a mail through that is no longer true. Raw names
+ * (Drizzle writes an UPDATE's columns unqualified, and inside the subquery they would name the orders table's).
+ */
+const STILL_TRUE = sql`(
+  ("email_outbox"."kind" = 'ORDER_STATUS' AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id" AND "orders"."status" = "email_outbox"."order_status"))
+  OR ("email_outbox"."kind" = 'ORDER_PLACED' AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id" AND "orders"."status" <> 'CANCELLED'))
+)`;
 
 /** The columns a failed row gets when an admin sends it again: queued, no tries, no error, free for a consumer. */
 function requeued(nextAttemptAt: number) {
@@ -248,46 +282,67 @@ function requeued(nextAttemptAt: number) {
 
 /**
  * An admin sends one failed mail again: back to queued with its tries reset (the full five tries again), and its id
- * on the queue. One UPDATE that only a failed row of a kind that may be sent again matches, so two admins pressing at
- * once queue it once; otherwise the row is read to say why not.
+ * on the queue. One UPDATE that only a failed row still true of its order (STILL_TRUE) matches, so two admins pressing
+ * at once queue it once, and the order's status is the one at the moment of the press, not of the page; otherwise
+ * the row is read to say why not.
  */
 export async function retryFailedMail(db: Db, queue: Queue, id: number, now = Date.now()): Promise<{ ok: true } | ({ ok: false } & RetryRefusal)> {
   const [row] = await db
     .update(emailOutbox)
     .set(requeued(now + SWEEP_GRACE_MS))
-    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.state, "failed"), ne(emailOutbox.kind, NOT_RETRIED_KIND)))
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.state, "failed"), STILL_TRUE))
     .returning({ id: emailOutbox.id });
   if (row) {
     // Should this send fail, nothing is lost: the row is queued and the sweep puts it on the queue after the grace.
     await enqueueMail(queue, [id]).catch((error) => console.error(`Outbox: queueing mail ${id} again failed; the sweep will`, error));
     return { ok: true };
   }
-  const [current] = await db.select({ state: emailOutbox.state, kind: emailOutbox.kind }).from(emailOutbox).where(eq(emailOutbox.id, id));
+  const [current] = await db
+    .select({ state: emailOutbox.state, kind: emailOutbox.kind, announcedStatus: emailOutbox.orderStatus, orderStatusNow: orders.status })
+    .from(emailOutbox)
+    .leftJoin(orders, eq(orders.id, emailOutbox.orderId))
+    .where(eq(emailOutbox.id, id));
   if (!current) return { ok: false, status: 404, message: `Mail #${id} not found` };
   if (current.state !== "failed") return { ok: false, status: 409, message: `Mail #${id} is ${current.state}: only a failed mail can be sent again` };
-  return { ok: false, status: 409, message: `Mail #${id} is a password reset: its link no longer works; the customer can ask for a new one` };
+  if (current.kind === "PASSWORD_RESET") return { ok: false, status: 409, message: `Mail #${id} is a password reset: its link no longer works; the customer can ask for a new one` };
+  // The order moved between the UPDATE and this read back to the mail's status: rare, and pressing again sends it.
+  const reason = retryRefusal(current) ?? "its order changed as it was being sent; try again";
+  return { ok: false, status: 409, message: `Mail #${id} is not sent again: ${reason}` };
+}
+
+/** What "Send all failed mail again" did: the mails queued, and the failed order mails left as no longer true. */
+export interface RetryAllResult {
+  queued: number;
+  skipped: number;
 }
 
 /**
- * An admin sends every failed mail again (but reset mails, see NOT_RETRIED_KIND). One UPDATE with no list in it,
- * however many there are: they become queued and due at once, and the sweep hands them to the queue 100 at a time,
- * the first 100 right away, the rest after each consumer batch and from the cron. Returns how many were queued.
+ * An admin sends every failed mail again that is still true (STILL_TRUE; never reset mails). One UPDATE with no list in
+ * it, however many there are: they become queued and due at once, and the sweep hands them to the queue 100 at a time,
+ * the first 100 right away, the rest after each consumer batch and from the cron. In the same D1 batch (one
+ * transaction), the failed order mails it left are counted: those it skipped.
  */
-export async function retryAllFailedMail(db: Db, queue: Queue, now = Date.now()): Promise<number> {
-  const rows = await db
-    .update(emailOutbox)
-    .set(requeued(now))
-    .where(and(eq(emailOutbox.state, "failed"), ne(emailOutbox.kind, NOT_RETRIED_KIND)))
-    .returning({ id: emailOutbox.id });
+export async function retryAllFailedMail(db: Db, queue: Queue, now = Date.now()): Promise<RetryAllResult> {
+  const [rows, [left]] = await db.batch([
+    db
+      .update(emailOutbox)
+      .set(requeued(now))
+      .where(and(eq(emailOutbox.state, "failed"), STILL_TRUE))
+      .returning({ id: emailOutbox.id }),
+    db
+      .select({ n: count() })
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.state, "failed"), ne(emailOutbox.kind, "PASSWORD_RESET"))),
+  ]);
   if (rows.length) {
     await sweepOutbox(db, queue, now).catch((error) => console.error("Outbox: the sweep after a retry of every failed mail failed; the cron will sweep", error));
   }
-  return rows.length;
+  return { queued: rows.length, skipped: left?.n ?? 0 };
 }
 
 export const OUTBOX_PAGE_SIZE = 20;
 
-export interface OutboxEntry {
+export interface OutboxEntry extends RetryFacts {
   id: number;
   kind: MailKind;
   to: string;
@@ -313,6 +368,9 @@ const outboxEntryColumns = {
   orderId: emailOutbox.orderId,
   createdAt: emailOutbox.createdAt,
   sentAt: emailOutbox.sentAt,
+  announcedStatus: emailOutbox.orderStatus,
+  // From a left join on the order (by its primary key): whether a failed mail is still true of it.
+  orderStatusNow: orders.status,
 };
 
 function toOutboxEntry(row: Omit<OutboxEntry, "createdAt" | "sentAt"> & { createdAt: number; sentAt: number | null }): OutboxEntry {
@@ -324,6 +382,7 @@ export async function listOutbox(db: Db, { state, page }: { state?: MailState | 
   const rows = await db
     .select(outboxEntryColumns)
     .from(emailOutbox)
+    .leftJoin(orders, eq(orders.id, emailOutbox.orderId))
     .where(state ? eq(emailOutbox.state, state) : undefined)
     .orderBy(desc(emailOutbox.id))
     .limit(OUTBOX_PAGE_SIZE + 1)
@@ -333,6 +392,10 @@ export async function listOutbox(db: Db, { state, page }: { state?: MailState | 
 
 /** The mails written about one order, newest first (from email_outbox_order_idx): a confirmation and one per status change. */
 export async function listOrderMails(db: Db, orderId: number): Promise<OutboxEntry[]> {
-  const rows = await db.select(outboxEntryColumns).from(emailOutbox).where(eq(emailOutbox.orderId, orderId)).orderBy(desc(emailOutbox.id)).limit(100);
+  const rows = await db
+    .select(outboxEntryColumns)
+    .from(emailOutbox)
+    .leftJoin(orders, eq(orders.id, emailOutbox.orderId))
+    .where(eq(emailOutbox.orderId, orderId)).orderBy(desc(emailOutbox.id)).limit(100);
   return rows.map(toOutboxEntry);
 }

@@ -56,6 +56,9 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   await expect(text).toContainText(`- ${product.name} x 1: LKR`);
   await expect(text).toContainText("Total: LKR");
   await expect(text).toContainText("Bank transfer details");
+  // Written after payment: the slip is matched to the transfer, no reference is asked for.
+  await expect(text).toContainText("we will confirm your order once we have matched your slip to the transfer.");
+  await expect(text).not.toContainText("reference");
   await expect(text).toContainText(`/orders/${orderId}`);
 
   // The admin confirms the payment on the order's Manage dialog.
@@ -192,3 +195,15 @@ for (const javaScript of [true, false]) {
     await context.close();
   });
 }
+
+test("a failed mail no longer true of its order is not offered again, and its card says why", async ({ browser, baseURL }) => {
+  // Written before the run (global-setup.ts): "on its way", failed, and its order cancelled since.
+  const { to } = failedMails().noLongerTrue;
+  const admin = await adminPage(browser, baseURL!);
+  await gotoHydrated(admin, "/admin/outbox?state=failed");
+  const card = admin.getByTestId("outbox-mail").filter({ has: admin.getByTestId("mail-to").getByText(to, { exact: true }) });
+  await expect(card).toHaveAttribute("data-state", "failed");
+  await expect(card.getByTestId("mail-no-retry")).toHaveText("Not sent again: the order is now CANCELLED; this mail says SHIPPED.");
+  await expect(card.getByRole("button", { name: /^Send again/ })).toHaveCount(0);
+  await admin.context().close();
+});

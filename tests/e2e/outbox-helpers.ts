@@ -18,13 +18,11 @@ interface LocalD1 {
   prepare(query: string): { bind(...values: unknown[]): { first<T>(): Promise<T | null> } };
 }
 
-/** A failed mail as the tests need it. */
-interface FailedMail {
-  to: string;
-  subject: string;
-  kind?: "ORDER_STATUS" | "PASSWORD_RESET";
-  text?: string;
-}
+/**
+ * A failed mail as the tests need it: an "on its way" mail of an order of its own, which has `orderStatus` now
+ * (SHIPPED: still true, so it may be sent again; anything else: not sent again), or a reset mail (no order).
+ */
+type FailedMail = { to: string } & ({ kind: "PASSWORD_RESET"; subject: string; text: string } | { kind: "ORDER_STATUS"; orderStatus: "SHIPPED" | "CANCELLED" });
 
 /**
  * The failed mails the tests use, one per use, named by this run (global-setup.ts sets E2E_RUN): they are written once,
@@ -34,15 +32,17 @@ interface FailedMail {
 export function failedMails() {
   const run = process.env.E2E_RUN ?? "run";
   return {
-    retryWithJavaScript: { to: `failed.js.${run}@example.com`, subject: "Stride order #1: your order is on its way" },
-    retryWithoutJavaScript: { to: `failed.nojs.${run}@example.com`, subject: "Stride order #1: your order is on its way" },
+    retryWithJavaScript: { to: `failed.js.${run}@example.com`, kind: "ORDER_STATUS", orderStatus: "SHIPPED" },
+    retryWithoutJavaScript: { to: `failed.nojs.${run}@example.com`, kind: "ORDER_STATUS", orderStatus: "SHIPPED" },
+    // Its order was cancelled after the mail failed: "on its way" is no longer true, so it is not sent again.
+    noLongerTrue: { to: `failed.cancelled.${run}@example.com`, kind: "ORDER_STATUS", orderStatus: "CANCELLED" },
     screenshotReset: {
       to: `reset.failed.${run}@example.com`,
       subject: "Reset your Stride password",
       kind: "PASSWORD_RESET",
       text: "Hello,\n\nChoose a new password: http://localhost/reset-password?token=[removed]\n",
     },
-    screenshotQuota: { to: `quota.failed.${run}@example.com`, subject: "Stride order #1: your order is on its way" },
+    screenshotQuota: { to: `quota.failed.${run}@example.com`, kind: "ORDER_STATUS", orderStatus: "SHIPPED" },
   } satisfies Record<string, FailedMail>;
 }
 
@@ -54,16 +54,41 @@ export async function insertFailedMails(mails: FailedMail[]): Promise<void> {
   const proxy = await getPlatformProxy<{ DB: LocalD1 }>({ configPath: CONFIG_PATH, persist: { path: miniflarePersistRoot(stateDir()) }, remoteBindings: false });
   try {
     for (const mail of mails) {
+      let orderId: number | null = null;
+      let subject: string;
+      let text: string;
+      if (mail.kind === "ORDER_STATUS") {
+        // The order the mail is about (one line, of a product since deleted), with the status it has now.
+        const order = await proxy.env.DB.prepare(
+          `INSERT INTO orders (customer_name, customer_email, customer_phone, shipping_address, total_cents, status)
+           VALUES ('Outbox Reader', ?, '0771234567', '12 Galle Road, Colombo 03', 1250000, ?) RETURNING id`,
+        )
+          .bind(mail.to, mail.orderStatus)
+          .first<{ id: number }>();
+        orderId = order!.id;
+        await proxy.env.DB.prepare(
+          `INSERT INTO order_items (order_id, product_name, size_label, unit_price_cents, quantity) VALUES (?, 'Harbour Runner', 'EU 42', 1250000, 1) RETURNING id`,
+        )
+          .bind(orderId)
+          .first();
+        subject = `Stride order #${orderId}: your order is on its way`;
+        text = `Hello Outbox Reader,\n\nYour order is on its way.\n`;
+      } else {
+        subject = mail.subject;
+        text = mail.text;
+      }
       await proxy.env.DB.prepare(
-        `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, state, attempts, last_error, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, 'failed', 5, ?, ?) RETURNING id`,
+        `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, order_status, state, attempts, last_error, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', 5, ?, ?) RETURNING id`,
       )
         .bind(
-          mail.kind ?? "ORDER_STATUS",
+          mail.kind,
           mail.to,
-          mail.subject,
-          mail.text ?? "Hello,\n\nYour order is on its way.\n",
-          `<p>${mail.text ?? "Your order is on its way."}</p>`,
+          subject,
+          text,
+          `<p>${text}</p>`,
+          orderId,
+          mail.kind === "ORDER_STATUS" ? "SHIPPED" : null,
           "Daily sending quota exceeded for this account",
           Date.now(),
         )

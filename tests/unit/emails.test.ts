@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ORDER_STATUSES } from "~/lib/constants";
-import { escapeHtml, orderPlacedMail, orderStatusMail, passwordResetMail, redactResetToken, STATUS_WORDS, type BankDetails } from "~/lib/emails.server";
+import { escapeHtml, orderPlacedMail, orderStatusMail, passwordResetMail, redactResetToken, STATUS_WORDS, statusWords, type BankDetails } from "~/lib/emails.server";
 
 const bank: BankDetails = { name: "Commercial Bank", branch: "Colombo 03", accountName: "Stride Footwear", accountNumber: "8001 2345 6789" };
 
@@ -46,6 +46,30 @@ describe("orderPlacedMail", () => {
     expect(mail.html).toContain("8001 2345 6789");
   });
 
+  it("reads right after payment: the slip is checked against the account, no reference for a transfer already made", () => {
+    // The customer paid and uploaded the slip at checkout, before the order (and its number) existed.
+    const checking = "We check your slip against a transfer into this account, and we will confirm your order once we have matched your slip to the transfer.";
+    expect(mail.text).toContain(`Account number: 8001 2345 6789\n${checking}\n`);
+    expect(mail.html).toContain(checking);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).not.toMatch(/reference/i);
+      expect(part).toContain("Bank transfer details");
+    }
+  });
+
+  it("lets long unbroken text wrap in every text block of the HTML (a one-word name, a URL in the address)", () => {
+    const long = orderPlacedMail({ ...placed, customerName: "N".repeat(100), shippingAddress: `https://maps.example.com/${"x".repeat(200)}` }, bank);
+    const wrap = "overflow-wrap:anywhere;word-break:break-word";
+    // The frame, the greeting, the item lines, the bank values and the address each carry it.
+    expect(long.html).toMatch(new RegExp(`<body style="[^"]*${wrap}`));
+    expect(long.html).toMatch(new RegExp(`<p style="[^"]*${wrap}[^"]*">Hello N{100},</p>`));
+    expect(long.html).toMatch(new RegExp(`<p style="[^"]*white-space:pre-line;${wrap}">https://maps`));
+    expect(long.html).toMatch(new RegExp(`<td style="[^"]*${wrap}">Harbour Runner`));
+    expect(long.html).toMatch(new RegExp(`<td style="[^"]*${wrap}">8001 2345 6789</td>`));
+    const status = orderStatusMail({ orderNumber: "7", orderUrl: "https://stride.lk/orders/7", customerName: "N".repeat(100) }, "SHIPPED");
+    expect(status.html).toMatch(new RegExp(`<p style="[^"]*${wrap}[^"]*">Hello N{100},</p>`));
+  });
+
   it("escapes every value in the HTML and keeps customers' line breaks out of single-line places", () => {
     const hostile = orderPlacedMail(
       {
@@ -78,8 +102,59 @@ describe("orderStatusMail", () => {
     expect(orderStatusMail(order, "CANCELLED").text).toContain("If you have already paid for it, we will contact you about a refund.");
   });
 
+  it("a cancellation after the parcel left speaks of a return and a refund, not of an order that will not be sent", () => {
+    for (const previous of ["SHIPPED", "DELIVERED"] as const) {
+      const mail = orderStatusMail(order, "CANCELLED", previous);
+      expect(mail.subject).toBe("Stride order #7: your order has been cancelled");
+      for (const part of [mail.text, mail.html]) {
+        expect(part).not.toContain("will not be sent");
+        expect(part).toMatch(/return/);
+        expect(part).toMatch(/refund of what you paid/);
+      }
+    }
+    expect(orderStatusMail(order, "CANCELLED", "DELIVERED").text).toContain("This order has been cancelled after it was delivered.");
+    expect(orderStatusMail(order, "CANCELLED", "SHIPPED").text).toContain("If the parcel reaches you, please send it back to us");
+  });
+
+  it("a cancelled order reopened says so, then what its new status means", () => {
+    const mail = orderStatusMail(order, "PENDING", "CANCELLED");
+    expect(mail.subject).toBe("Stride order #7: your order has been reopened");
+    const detail = `We have reopened your cancelled order. ${STATUS_WORDS.PENDING.detail}`;
+    expect(mail.text).toContain(`Your order has been reopened.\n\n${detail}`);
+    expect(mail.html).toContain("Order #7: Your order has been reopened");
+    expect(mail.html).toContain(escapeHtml(detail));
+    for (const status of ORDER_STATUSES.filter((status) => status !== "CANCELLED")) {
+      expect(orderStatusMail(order, status, "CANCELLED").text).toContain(`We have reopened your cancelled order. ${STATUS_WORDS[status].detail}`);
+    }
+  });
+
+  it("every other move keeps the new status's own words", () => {
+    for (const previous of ORDER_STATUSES) {
+      for (const status of ORDER_STATUSES) {
+        if (previous === status || previous === "CANCELLED" || (status === "CANCELLED" && (previous === "SHIPPED" || previous === "DELIVERED"))) continue;
+        expect(statusWords(status, previous), `${previous} -> ${status}`).toEqual(STATUS_WORDS[status]);
+        expect(orderStatusMail(order, status, previous)).toEqual(orderStatusMail(order, status));
+      }
+    }
+    expect(orderStatusMail(order, "CANCELLED", "PENDING").text).toContain("This order has been cancelled and will not be sent.");
+  });
+
+  it("escapes the customer's name in every move's HTML", () => {
+    const hostile = { ...order, customerName: `<img src=x onerror=alert(1)>` };
+    for (const [status, previous] of [["CANCELLED", "DELIVERED"], ["PENDING", "CANCELLED"]] as const) {
+      const mail = orderStatusMail(hostile, status, previous);
+      expect(mail.html).not.toContain("<img");
+      expect(mail.html).toContain("Hello &lt;img src=x onerror=alert(1)&gt;,");
+    }
+  });
+
   it("has words for every status the shop has, and never the status code itself", () => {
     for (const status of ORDER_STATUSES) {
+      for (const previous of ORDER_STATUSES) {
+        if (previous === status) continue;
+        const moved = orderStatusMail(order, status, previous);
+        for (const code of ORDER_STATUSES) expect(moved.text, `${previous} -> ${status}`).not.toContain(code);
+      }
       const mail = orderStatusMail(order, status);
       expect(STATUS_WORDS[status].headline.length).toBeGreaterThan(0);
       expect(mail.text).toContain(STATUS_WORDS[status].detail);

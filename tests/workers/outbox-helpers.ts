@@ -18,6 +18,7 @@ export interface MailRow {
   html_body: string;
   order_id: number | null;
   user_id: number | null;
+  order_status: string | null;
   state: string;
   attempts: number;
   last_error: string | null;
@@ -64,6 +65,17 @@ export async function insertMail(overrides: Partial<MailRow> = {}): Promise<numb
     .bind(...Object.values(row))
     .first<{ id: number }>();
   return result!.id;
+}
+
+/** An order row straight into D1 with this status and no lines: what a mail about an order needs of it. */
+export async function insertOrder(status = "SHIPPED"): Promise<number> {
+  const row = await testEnv.DB.prepare(
+    `INSERT INTO orders (customer_name, customer_email, customer_phone, shipping_address, total_cents, status)
+     VALUES ('Mail Reader', 'mail.reader@example.com', '0771234567', '12 Galle Road, Colombo 03', 0, ?) RETURNING id`,
+  )
+    .bind(status)
+    .first<{ id: number }>();
+  return row!.id;
 }
 
 /**

@@ -10,7 +10,7 @@ import { MAIL_STATES, type MailKind, type MailState } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
 import { readFormData } from "~/lib/forms";
-import { canRetry, listOutbox, retryAllFailedMail, retryFailedMail, type OutboxEntry } from "~/services/outbox.server";
+import { listOutbox, retryAllFailedMail, retryFailedMail, retryRefusal, type OutboxEntry, type RetryAllResult } from "~/services/outbox.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/outbox";
 
@@ -38,8 +38,26 @@ function readState(value: string | null): MailState | null {
   return MAIL_STATES.includes(value as MailState) ? (value as MailState) : null;
 }
 
-/** A listed mail, with whether it may be sent again (decided on the server: canRetry lives in a .server module). */
-type ListedMail = OutboxEntry & { retryable: boolean };
+/**
+ * A listed mail, with whether it may be sent again and, for a failed one that may not, why (decided on the server:
+ * retryRefusal lives in a .server module). The action checks again when the button is pressed.
+ */
+type ListedMail = OutboxEntry & { retryable: boolean; noRetry: string | null };
+
+function listed(entry: OutboxEntry): ListedMail {
+  const noRetry = entry.state === "failed" ? retryRefusal(entry) : null;
+  return { ...entry, retryable: entry.state === "failed" && noRetry === null, noRetry };
+}
+
+const mails = (n: number) => `${n} failed ${n === 1 ? "mail" : "mails"}`;
+
+/** The answer to "Send all failed mail again": what it queued, and what it skipped as no longer true. */
+function retryAllMessage({ queued, skipped }: RetryAllResult): string {
+  if (queued === 0 && skipped === 0) return "No failed mail to send again.";
+  const sent = queued === 0 ? "No failed mail is queued again." : `${mails(queued)} ${queued === 1 ? "is" : "are"} queued again.`;
+  if (skipped === 0) return sent;
+  return `${sent} ${mails(skipped)} skipped: no longer true of ${skipped === 1 ? "its order" : "their orders"} (each card says why).`;
+}
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   await requireAdmin(request, context, url);
@@ -48,8 +66,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const mode = context.cloudflare.env.MAIL_MODE === "send" ? ("send" as const) : ("keep" as const);
   try {
     const { entries, hasMore } = await listOutbox(context.db, { state, page });
-    const listed: ListedMail[] = entries.map((entry) => ({ ...entry, retryable: canRetry(entry) }));
-    return { entries: listed, hasMore, page, state, mode, error: null };
+    return { entries: entries.map(listed), hasMore, page, state, mode, error: null };
   } catch (error) {
     console.error("Admin outbox: reading the outbox failed", error);
     return { entries: [] as ListedMail[], hasMore: false, page, state, mode, error: "Failed to load the outbox" };
@@ -82,8 +99,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const queue = context.cloudflare.env.MAIL_QUEUE;
   try {
     if (parsed.data.intent === "retry-all") {
-      const count = await retryAllFailedMail(context.db, queue);
-      const message = count === 0 ? "No failed mail to send again." : `${count} failed ${count === 1 ? "mail is" : "mails are"} queued again.`;
+      const message = retryAllMessage(await retryAllFailedMail(context.db, queue));
       return data({ kind: "retried" as const, id: null, message });
     }
     const { id } = parsed.data;
@@ -132,7 +148,7 @@ function RetryForm({ mail, busy }: { mail: ListedMail; busy: boolean }) {
   if (!mail.retryable) {
     return (
       <p className="mt-3 text-sm text-slate-600 dark:text-slate-400" data-testid="mail-no-retry">
-        Not sent again: its reset link no longer works. The customer can ask for a new one.
+        {`Not sent again: ${mail.noRetry}.`}
       </p>
     );
   }
@@ -242,7 +258,7 @@ export default function AdminOutboxPage() {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every e-mail the shop has written, newest first{page > 1 ? `; page ${page}` : ""}.</p>
       <StateFilter active={state} />
       {entries.some((mail) => mail.retryable) && (
-        // Every failed mail, not only this page's (reset mails excepted: see RetryForm).
+        // Every failed mail still true, not only this page's (see retryRefusal); the answer counts those it skipped.
         <Form method="post" className="mt-4">
           <input type="hidden" name="intent" value="retry-all" />
           <button type="submit" className="btn-primary w-full sm:w-auto" disabled={retryingAll} data-testid="retry-all">

@@ -1,0 +1,219 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+import { tag } from "./catalogue-helpers";
+import { call, postForm, testEnv } from "./helpers";
+import { type Account, newAdmin, newCustomer, placeOrder, product } from "./order-helpers";
+import { mailRow, mailRows } from "./outbox-helpers";
+import { createDb } from "../../app/services/db.server";
+import { retryAllFailedMail, retryFailedMail } from "../../app/services/outbox.server";
+
+// "Send again" and "Send all failed mail again" on /admin/outbox send a failed mail only while what it says is still
+// true: a status mail while its order still has the status it announces, a confirmation while its order stands (not
+// CANCELLED). The mails are the real ones the shop writes (an order placed, its status changed through the API); the
+// failure is what the consumer leaves after five refused sends (state failed). In its own file: the storage holds no
+// other mail, so "Send all"'s counts are exact.
+
+const t = tag();
+let customer: Account;
+let admin: Account;
+let productId: number;
+
+beforeAll(async () => {
+  [customer, admin] = await Promise.all([newCustomer("Retry Reader"), newAdmin()]);
+  productId = await product({ name: `Retry Shoe ${t}`, stockQuantity: 50 });
+});
+
+async function newOrder(): Promise<number> {
+  return (await placeOrder(customer.token, [{ productId, quantity: 1 }], undefined, { customerEmail: "retry.reader@example.com" })).id;
+}
+
+async function moveTo(orderId: number, status: string): Promise<void> {
+  const response = await call(`/api/orders/admin/${orderId}/status?status=${status}`, { method: "PUT", headers: admin.auth });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** The order's newest mail of this kind, once the Worker's consumer has kept it (local mode). */
+async function newestMail(orderId: number, kind: "ORDER_PLACED" | "ORDER_STATUS") {
+  return vi.waitFor(
+    async () => {
+      const mail = (await mailRows("order_id = ? AND kind = ?", orderId, kind)).at(-1);
+      expect(mail?.state).toBe("kept");
+      return mail!;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
+/** Marks the mail as the consumer leaves it after its fifth refused send (after it was kept, so no consumer races it). */
+async function fail(id: number): Promise<number> {
+  await testEnv.DB.prepare("UPDATE email_outbox SET state = 'failed', attempts = 5, last_error = 'Daily sending quota exceeded', sent_at = NULL WHERE id = ?").bind(id).run();
+  return id;
+}
+
+/** A queue producer that records the ids it is given and delivers nothing. */
+function recordingQueue() {
+  const sent: number[] = [];
+  const queue = { sendBatch: async (messages: Iterable<{ body: { id: number } }>) => void sent.push(...[...messages].map((message) => message.body.id)) } as unknown as Queue;
+  return { sent, queue };
+}
+
+const retry = (id: number) => postForm("/admin/outbox?state=failed", { intent: "retry", id: String(id) }, { cookie: admin.cookie });
+const retryAll = () => postForm("/admin/outbox?state=failed", { intent: "retry-all" }, { cookie: admin.cookie });
+
+/** The mail's card on the failed list. */
+async function failedCard(id: number): Promise<string> {
+  const page = await (await call("/admin/outbox?state=failed", { headers: { Cookie: admin.cookie } })).text();
+  const start = page.indexOf(`data-mail-id="${id}"`);
+  expect(start, `mail ${id} on the failed list`).toBeGreaterThan(-1);
+  return page.slice(start, page.indexOf("</li>", start));
+}
+
+/** Ends every failed mail of the file (as if sent), so a test of "Send all" counts only its own. */
+const clearFailed = () => testEnv.DB.prepare("UPDATE email_outbox SET state = 'kept' WHERE state = 'failed'").run();
+
+describe("a status mail records the status it announces", () => {
+  it("each status change's row carries the new status; the confirmation carries none", async () => {
+    const orderId = await newOrder();
+    await moveTo(orderId, "CONFIRMED");
+    await moveTo(orderId, "SHIPPED");
+    const mails = await mailRows("order_id = ?", orderId);
+    expect(mails.map((mail) => [mail.kind, mail.order_status])).toEqual([
+      ["ORDER_PLACED", null],
+      ["ORDER_STATUS", "CONFIRMED"],
+      ["ORDER_STATUS", "SHIPPED"],
+    ]);
+  });
+});
+
+describe("a failed status mail whose order has moved on", () => {
+  it("SHIPPED failed, then CANCELLED (its mail kept): 'Send all' leaves it failed, queues nothing, and counts it skipped", async () => {
+    await clearFailed();
+    const orderId = await newOrder();
+    await moveTo(orderId, "SHIPPED");
+    const shipped = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    await moveTo(orderId, "CANCELLED");
+    const cancelled = await newestMail(orderId, "ORDER_STATUS");
+    expect(cancelled.subject).toBe(`Stride order #${orderId}: your order has been cancelled`);
+
+    const { sent, queue } = recordingQueue();
+    expect(await retryAllFailedMail(createDb(testEnv.DB), queue)).toEqual({ queued: 0, skipped: 1 });
+    expect(sent).toEqual([]);
+    expect(await mailRow(shipped)).toMatchObject({ state: "failed", attempts: 5, last_error: "Daily sending quota exceeded" });
+    expect(await mailRow(cancelled.id)).toMatchObject({ state: "kept" });
+  });
+
+  it("SHIPPED failed, then back to PENDING: 'Send again' is refused (409) saying why, and the card says it in place of the button", async () => {
+    const orderId = await newOrder();
+    await moveTo(orderId, "SHIPPED");
+    const shipped = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    await moveTo(orderId, "PENDING");
+
+    const card = await failedCard(shipped);
+    expect(card).not.toContain('data-testid="mail-retry"');
+    expect(card).toContain('data-testid="mail-no-retry"');
+    expect(card).toContain("Not sent again: the order is now PENDING; this mail says SHIPPED.");
+
+    const response = await retry(shipped);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain(`Mail #${shipped} is not sent again: the order is now PENDING; this mail says SHIPPED`);
+    expect(await mailRow(shipped)).toMatchObject({ state: "failed", attempts: 5 });
+  });
+
+  it("is checked when the button is pressed, not when the page was read: offered, then the order moves, then refused", async () => {
+    const orderId = await newOrder();
+    await moveTo(orderId, "SHIPPED");
+    const shipped = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    expect(await failedCard(shipped)).toContain('data-testid="mail-retry"');
+    await moveTo(orderId, "CANCELLED");
+
+    const { sent, queue } = recordingQueue();
+    const result = await retryFailedMail(createDb(testEnv.DB), queue, shipped);
+    expect(result).toEqual({ ok: false, status: 409, message: `Mail #${shipped} is not sent again: the order is now CANCELLED; this mail says SHIPPED` });
+    expect(sent).toEqual([]);
+    expect(await mailRow(shipped)).toMatchObject({ state: "failed", attempts: 5 });
+  });
+
+  it("a status mail whose order no longer exists is not sent again", async () => {
+    const orderId = await newOrder();
+    await moveTo(orderId, "CONFIRMED");
+    const confirmed = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    await testEnv.DB.prepare("DELETE FROM orders WHERE id = ?").bind(orderId).run();
+    expect(await failedCard(confirmed)).toContain("Not sent again: its order no longer exists.");
+    const response = await retry(confirmed);
+    expect(response.status).toBe(409);
+    expect(await mailRow(confirmed)).toMatchObject({ state: "failed", order_id: null });
+  });
+});
+
+describe("a failed mail that is still true", () => {
+  it("a status mail whose order still has its status is sent again (and delivered once)", async () => {
+    const orderId = await newOrder();
+    await moveTo(orderId, "SHIPPED");
+    const shipped = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    expect(await failedCard(shipped)).toContain('data-testid="mail-retry"');
+    const response = await retry(shipped);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`Mail #${shipped} is queued again.`);
+    await vi.waitFor(async () => expect(await mailRow(shipped)).toMatchObject({ state: "kept", attempts: 1, last_error: null }), { timeout: 15_000, interval: 100 });
+  });
+
+  it("a status mail is sent again once its order has that status again (the order went back and forth)", async () => {
+    const orderId = await newOrder();
+    await moveTo(orderId, "CONFIRMED");
+    const confirmed = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    await moveTo(orderId, "PENDING");
+    expect((await retry(confirmed)).status).toBe(409);
+    await moveTo(orderId, "CONFIRMED");
+    const { sent, queue } = recordingQueue();
+    expect(await retryFailedMail(createDb(testEnv.DB), queue, confirmed)).toEqual({ ok: true });
+    expect(sent).toEqual([confirmed]);
+  });
+});
+
+describe("a failed order confirmation", () => {
+  it("is sent again while the order stands, not once it is CANCELLED, and again once it is reopened", async () => {
+    const orderId = await newOrder();
+    const placed = await fail((await newestMail(orderId, "ORDER_PLACED")).id);
+    await moveTo(orderId, "CANCELLED");
+    expect(await failedCard(placed)).toContain("Not sent again: the order is now CANCELLED.");
+    const refused = await retry(placed);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(`Mail #${placed} is not sent again: the order is now CANCELLED`);
+    expect(await mailRow(placed)).toMatchObject({ state: "failed", attempts: 5 });
+
+    await moveTo(orderId, "PENDING");
+    const { sent, queue } = recordingQueue();
+    expect(await retryFailedMail(createDb(testEnv.DB), queue, placed)).toEqual({ ok: true });
+    expect(sent).toEqual([placed]);
+    expect(await mailRow(placed)).toMatchObject({ state: "queued", attempts: 0, last_error: null });
+  });
+});
+
+describe("'Send all failed mail again'", () => {
+  it("queues the mails still true, skips the others, and its answer counts both", async () => {
+    await clearFailed();
+    const stands = await newOrder();
+    const placed = await fail((await newestMail(stands, "ORDER_PLACED")).id);
+    await moveTo(stands, "SHIPPED");
+    const shipped = await fail((await newestMail(stands, "ORDER_STATUS")).id);
+
+    const movedOn = await newOrder();
+    await moveTo(movedOn, "SHIPPED");
+    const stale = await fail((await newestMail(movedOn, "ORDER_STATUS")).id);
+    await moveTo(movedOn, "CANCELLED");
+    const cancelledConfirmation = await fail((await newestMail(movedOn, "ORDER_PLACED")).id);
+
+    const response = await retryAll();
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("2 failed mails are queued again. 2 failed mails skipped: no longer true of their orders (each card says why).");
+    for (const id of [placed, shipped]) expect(["queued", "kept"]).toContain((await mailRow(id)).state);
+    for (const id of [stale, cancelledConfirmation]) expect(await mailRow(id)).toMatchObject({ state: "failed", attempts: 5 });
+    await vi.waitFor(async () => expect((await mailRows(`id IN (${placed}, ${shipped}) AND state = 'kept'`)).length).toBe(2), { timeout: 15_000, interval: 100 });
+
+    // Only mails no longer true are left failed: no button to send them all again, and a press says nothing was queued.
+    expect(html).not.toContain('data-testid="retry-all"');
+    const again = await (await retryAll()).text();
+    expect(again).toContain("No failed mail is queued again. 2 failed mails skipped: no longer true of their orders (each card says why).");
+  });
+});
