@@ -3,6 +3,7 @@ import { Form, Link, useNavigate, useRevalidator } from "react-router";
 
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffChosenFile, type SniffedType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
+import { BANK_SLIP_PICTURE, preparePicture } from "~/lib/prepare-picture";
 import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
@@ -59,6 +60,13 @@ export function CheckoutModal({
   const [slip, setSlip] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [slipError, setSlipError] = useState<string | null>(null);
+  /** What was done to the chosen photo before sending (prepare-picture.ts), in a quiet line. */
+  const [slipNote, setSlipNote] = useState<string | null>(null);
+  // While a chosen photo is being prepared, Place Order waits: its button stays focusable but says so (aria-disabled),
+  // and a press or an Enter sends nothing, so a file not yet prepared is never sent. The ref is read by a press in
+  // the same moment as the choice, before React has drawn the button again.
+  const [preparing, setPreparing] = useState(false);
+  const preparingNow = useRef(false);
   const [hydrated, setHydrated] = useState(false);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
   const [placing, setPlacing] = useState(false);
@@ -68,23 +76,46 @@ export function CheckoutModal({
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
-  /** A chosen slip is checked at once: what Place Order would refuse says so now, and only a picture is previewed. */
+  /**
+   * A chosen slip is first prepared: a JPEG or PNG photo is scaled down to 2400 px, turned upright and re-encoded
+   * without its metadata (a phone's GPS position); a PDF, or a photo the browser fails to prepare, stays as chosen.
+   * The file to be sent is then checked at once: what Place Order would refuse says so now, and only a picture is
+   * previewed.
+   */
   const chosenSlip = useRef<File | null>(null);
   async function chooseSlip(file: File | null) {
     chosenSlip.current = file;
-    const { problem, type } = file ? await checkSlip(file) : { problem: null, type: null };
-    // Another file chosen while this one was read: that one is the slip.
-    if (chosenSlip.current !== file) return;
-    setSlip(file);
-    setSlipError(problem);
-    setPreview(file && !problem && type !== "application/pdf" ? URL.createObjectURL(file) : null);
-    // What the last Place Order said of the slip was about the file chosen then; its other messages still hold.
-    setMessage((shown) => (shown?.tone === "error" && SLIP_PROBLEMS.has(shown.text) ? null : shown));
+    preparingNow.current = file !== null;
+    setPreparing(file !== null);
+    // Nothing from an earlier choice is sent or shown meanwhile.
+    setSlip(null);
+    setSlipError(null);
+    setSlipNote(null);
+    setPreview(null);
+    try {
+      const prepared = file ? await preparePicture(file, BANK_SLIP_PICTURE) : null;
+      const sent = prepared?.file ?? null;
+      const { problem, type } = sent ? await checkSlip(sent) : { problem: null, type: null };
+      // Another file chosen while this one was prepared: that one is the slip.
+      if (chosenSlip.current !== file) return;
+      setSlip(sent);
+      setSlipError(problem);
+      setSlipNote(problem ? null : (prepared?.note ?? null));
+      setPreview(sent && !problem && type !== "application/pdf" ? URL.createObjectURL(sent) : null);
+      // What the last Place Order said of the slip was about the file chosen then; its other messages still hold.
+      setMessage((shown) => (shown?.tone === "error" && SLIP_PROBLEMS.has(shown.text) ? null : shown));
+    } finally {
+      // Never left waiting, whatever failed: the checks (and the server) judge what is sent.
+      if (chosenSlip.current === file) {
+        preparingNow.current = false;
+        setPreparing(false);
+      }
+    }
   }
 
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (placing || placed) return; // the button stays focusable meanwhile (aria-disabled)
+    if (placing || placed || preparingNow.current) return; // the button stays focusable meanwhile (aria-disabled)
     setMessage(null);
     const values = Object.fromEntries(new FormData(event.currentTarget));
     const customer = checkoutCustomerSchema.safeParse(values);
@@ -130,6 +161,7 @@ export function CheckoutModal({
   }
 
   const errors = refusal?.fieldErrors;
+  const noteText = preparing ? "Preparing your slip..." : slip && !slipError ? slipNote : null;
   return (
     <Modal title="Checkout" closeTo="/cart" closeLabel="Close checkout" size="xl" testId="checkout">
       <section aria-labelledby="bank-title" className="rounded-2xl bg-brand-50 p-5 text-sm dark:bg-slate-800">
@@ -189,32 +221,39 @@ export function CheckoutModal({
           <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={user.phone} errors={errors?.customerPhone} />
           <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={user.address} errors={errors?.shippingAddress} />
         </div>
-        <Field
-          name="bankSlip"
-          label="Bank slip"
-          type="file"
-          accept="image/jpeg,image/png,application/pdf"
-          hint="A photo (JPEG or PNG) or a PDF, less than 10MB"
-          errors={slipError ? [slipError] : errors?.bankSlip}
-          onChange={(event) => void chooseSlip(event.currentTarget.files?.[0] ?? null)}
-        />
-        {slip &&
-          !slipError &&
-          (preview ? (
-            <img src={preview} alt="Preview of your bank slip" className="max-h-[500px] w-auto rounded-xl border border-slate-200 dark:border-slate-700" />
-          ) : (
-            <p className="rounded-xl border border-slate-200 px-4 py-3 text-sm dark:border-slate-700">
-              PDF selected: <span className="font-medium">{slip.name}</span>
-            </p>
-          ))}
+        <div aria-busy={preparing || undefined}>
+          <Field
+            name="bankSlip"
+            label="Bank slip"
+            type="file"
+            accept="image/jpeg,image/png,application/pdf"
+            hint="A photo (JPEG or PNG) or a PDF, less than 10MB"
+            errors={slipError ? [slipError] : errors?.bankSlip}
+            onChange={(event) => void chooseSlip(event.currentTarget.files?.[0] ?? null)}
+          />
+          {/* What is being done, then what was done, to the chosen photo: read out politely. Always there (empty
+              when there is nothing to say), so that a screen reader hears what is put into it. */}
+          <p aria-live="polite" className={`text-xs text-slate-600 dark:text-slate-400 ${noteText ? "mt-2" : ""}`} data-testid="slip-note">
+            {noteText}
+          </p>
+          {slip &&
+            !slipError &&
+            (preview ? (
+              <img src={preview} alt="Preview of your bank slip" className="mt-3 max-h-[500px] w-auto rounded-xl border border-slate-200 dark:border-slate-700" />
+            ) : (
+              <p className="mt-3 rounded-xl border border-slate-200 px-4 py-3 text-sm dark:border-slate-700">
+                PDF selected: <span className="font-medium">{slip.name}</span>
+              </p>
+            ))}
+        </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Link to="/cart" replace preventScrollReset className="btn-secondary">
             Cancel
           </Link>
-          {/* Disabled until a slip is chosen (before hydration the server checks it instead); while placing,
-              aria-disabled only, so the focus stays on it. */}
-          <button type="submit" className="btn-primary" disabled={hydrated && !slip && !placing && !placed} aria-disabled={placing || placed || undefined}>
-            {placing ? "Placing order..." : `Place Order · ${formatLkr(total)}`}
+          {/* Disabled until a slip is chosen (before hydration the server checks it instead); while the slip is
+              prepared and while placing, aria-disabled only, so the focus stays on it. */}
+          <button type="submit" className="btn-primary" disabled={hydrated && !slip && !preparing && !placing && !placed} aria-disabled={preparing || placing || placed || undefined}>
+            {preparing ? "Preparing slip..." : placing ? "Placing order..." : `Place Order · ${formatLkr(total)}`}
           </button>
         </div>
       </Form>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffChosenFile } from "~/lib/file-types";
-import { preparePicture, type PreparedPicture } from "~/lib/prepare-picture";
+import { preparePicture, PRODUCT_PICTURE, type PreparedPicture } from "~/lib/prepare-picture";
 import { ALT_TEXT_MAX, PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import type { ProductImageView } from "~/lib/schemas/product";
 import { Field } from "./Field";
@@ -73,7 +73,7 @@ export function PictureFields({
       // One at a time: a phone decoding eight 12-megapixel photos at once could run out of memory.
       const prepared: PreparedPicture[] = [];
       for (const file of files) {
-        prepared.push(await preparePicture(file));
+        prepared.push(await preparePicture(file, PRODUCT_PICTURE));
         if (chosen.current !== files) return; // chosen again meanwhile: the newer choice is prepared and shown
       }
       const unchanged = prepared.every((picture, index) => picture.file === files[index]);

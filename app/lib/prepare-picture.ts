@@ -1,22 +1,48 @@
 import { sniffFileType, type SniffedType } from "./file-types";
 import { imageSize, type ImageSize } from "./image-size";
 
-// Product pictures prepared in the admin's browser before the form sends them: a phone photo (4000 x 3000, 3-12 MB,
-// EXIF with the GPS position of where it was taken) becomes a picture of at most 1600 px a side without metadata, so
-// cards and product pages stay light and the owner's location is not served to every shopper. Cards are ~360 CSS px
-// wide on a phone at up to 3x DPR, the product page's picture at most ~600 CSS px: 1600 px covers both.
+// Pictures prepared in the browser before a form sends them: a phone photo (4000 x 3000 or more, 3-20 MB, EXIF with
+// the GPS position of where it was taken) becomes a picture a few hundred KB heavy, upright, without metadata. Two
+// purposes use it (PreparePurpose below): the product forms' pictures, so cards and product pages stay light and the
+// owner's location is not served to every shopper; and the checkout's bank slip, so a phone photo of a slip fits under
+// the 10 MB rule and the customer's location goes neither into the shop's storage nor to the admins who open it.
 //
 // The decisions are pure functions of a picture's facts (unit tests call them); `preparePicture` at the end is the
 // thin part that needs a browser (createImageBitmap, a canvas). Any failure there keeps the file as chosen, and the
 // form's usual checks (file-types.ts) and the server's speak for it.
+
+/** A picture as the browser can encode it. */
+export type EncodedType = "image/jpeg" | "image/webp" | "image/png";
+
+/** What a picture is prepared for: how large it may stay, which chosen types are prepared, what they may become. */
+export interface PreparePurpose {
+  /** The longest side, in px, a picture is scaled down to (never up). */
+  maxSide: number;
+  /** The chosen types that are prepared; any other file is sent as chosen. */
+  from: readonly SniffedType[];
+  /** The types the prepared file may be (a picture with transparency prefers WebP, then PNG; without, JPEG). */
+  to: readonly EncodedType[];
+}
 
 export const PREPARED_MAX_SIDE = 1600;
 export const PREPARED_QUALITY = 0.85;
 /** A picture already small in pixels is still re-encoded above this weight. */
 export const REENCODE_ABOVE_BYTES = 600 * 1024;
 
-/** The types prepared here. GIFs are left as they are (an animated one would lose its frames on a canvas). */
-const PREPARED_TYPES: readonly SniffedType[] = ["image/jpeg", "image/png", "image/webp"];
+/**
+ * A product picture: cards are ~360 CSS px wide on a phone at up to 3x DPR, the product page's picture at most ~600
+ * CSS px, so 1600 px covers both. GIFs are left as they are (an animated one would lose its frames on a canvas).
+ */
+export const PRODUCT_PICTURE: PreparePurpose = { maxSide: PREPARED_MAX_SIDE, from: ["image/jpeg", "image/png", "image/webp"], to: ["image/jpeg", "image/webp", "image/png"] };
+
+/**
+ * A bank slip: it must stay legible (small print, account numbers, a stamp) when an admin zooms in, so it keeps more
+ * pixels than a product picture; 2400 px on the longest side is ~290 dpi across an A5 slip. SPEC's slip types are
+ * JPEG, PNG and PDF: only a JPEG or PNG is prepared (a WebP or GIF stays what it is, and is refused as before; a PDF
+ * is never touched), and it becomes a JPEG, or a PNG when it has transparency (a JPEG would turn it black); never a
+ * WebP, which the slip rules refuse.
+ */
+export const BANK_SLIP_PICTURE: PreparePurpose = { maxSide: 2400, from: ["image/jpeg", "image/png"], to: ["image/jpeg", "image/png"] };
 
 const u16be = (b: Uint8Array, i: number) => (b[i] << 8) | b[i + 1];
 const u32be = (b: Uint8Array, i: number) => ((b[i] << 24) >>> 0) + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
@@ -24,7 +50,7 @@ const u32le = (b: Uint8Array, i: number) => (b[i] | (b[i + 1] << 8) | (b[i + 2] 
 const tagAt = (b: Uint8Array, i: number) => String.fromCharCode(b[i], b[i + 1], b[i + 2], b[i + 3]);
 
 /** The size a picture is drawn at: its longest side at most `maxSide`, never scaled up, the aspect ratio kept. */
-export function targetSize({ width, height }: ImageSize, maxSide = PREPARED_MAX_SIDE): ImageSize {
+export function targetSize({ width, height }: ImageSize, maxSide = PRODUCT_PICTURE.maxSide): ImageSize {
   const longest = Math.max(width, height);
   if (longest <= maxSide) return { width, height };
   const scale = maxSide / longest;
@@ -97,22 +123,24 @@ export function pictureFacts(bytes: Uint8Array): PictureFacts | null {
 }
 
 /**
- * Whether a picture is re-encoded: too large in pixels; a JPEG (re-encoding drops its EXIF and applies its
- * orientation, so phone photos never go out as they were taken); any metadata; or heavier than 600 KB. A GIF, an
- * animated picture, a PDF are never touched.
+ * Whether a picture is re-encoded for a purpose: too large in pixels; a JPEG (re-encoding drops its EXIF and applies
+ * its orientation, so phone photos never go out as they were taken); any metadata; or heavier than 600 KB. A type the
+ * purpose does not prepare (a GIF, a PDF; a WebP slip), an animated picture, are never touched.
  */
-export function shouldReencode({ type, size, bytes, metadata, animated }: PictureFacts): boolean {
-  if (!PREPARED_TYPES.includes(type) || animated) return false;
-  const target = targetSize(size);
+export function shouldReencode({ type, size, bytes, metadata, animated }: PictureFacts, purpose: PreparePurpose = PRODUCT_PICTURE): boolean {
+  if (!purpose.from.includes(type) || animated) return false;
+  const target = targetSize(size, purpose.maxSide);
   return target.width !== size.width || target.height !== size.height || type === "image/jpeg" || metadata || bytes > REENCODE_ABOVE_BYTES;
 }
 
 /**
- * The types to encode to, in order of preference: a picture without transparency is a JPEG; one with transparency
- * keeps its alpha, as a WebP where the browser can encode one (its blob then says image/webp), else a PNG.
+ * The types to encode to, in order of preference, among those the purpose allows: a picture without transparency is a
+ * JPEG; one with transparency keeps its alpha, as a WebP where the browser can encode one (its blob then says
+ * image/webp), else a PNG.
  */
-export function outputTypes(transparent: boolean): readonly ("image/jpeg" | "image/webp" | "image/png")[] {
-  return transparent ? ["image/webp", "image/png"] : ["image/jpeg"];
+export function outputTypes(transparent: boolean, purpose: PreparePurpose = PRODUCT_PICTURE): readonly EncodedType[] {
+  const preferred: EncodedType[] = transparent ? ["image/webp", "image/png"] : ["image/jpeg"];
+  return preferred.filter((type) => purpose.to.includes(type));
 }
 
 /** Whether any pixel of RGBA data (a canvas's getImageData) is less than opaque. */
@@ -168,20 +196,20 @@ export interface PreparedPicture {
 const encode = (canvas: HTMLCanvasElement, type: string) => new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, PREPARED_QUALITY));
 
 /**
- * The file to send for a chosen one: scaled down to 1600 px, its EXIF orientation applied (createImageBitmap's default
- * imageOrientation "from-image") and re-encoded without metadata where shouldReencode says so; else, or on any
- * failure (a picture the browser cannot decode, no canvas), the chosen file itself.
+ * The file to send for a chosen one: scaled down to the purpose's longest side, its EXIF orientation applied
+ * (createImageBitmap's default imageOrientation "from-image") and re-encoded without metadata where shouldReencode
+ * says so; else, or on any failure (a picture the browser cannot decode, no canvas), the chosen file itself.
  */
-export async function preparePicture(file: File): Promise<PreparedPicture> {
+export async function preparePicture(file: File, purpose: PreparePurpose): Promise<PreparedPicture> {
   let facts: PictureFacts | null = null;
   let canvas: HTMLCanvasElement | null = null;
   let bitmap: ImageBitmap | null = null;
   const asChosen = () => ({ file, note: facts && describePreparation({ kind: "kept", size: facts.size, bytes: file.size, metadataRemoved: false }) });
   try {
     facts = pictureFacts(new Uint8Array(await file.arrayBuffer()));
-    if (!facts || !shouldReencode(facts)) return asChosen();
+    if (!facts || !shouldReencode(facts, purpose)) return asChosen();
     bitmap = await createImageBitmap(file);
-    const size = targetSize({ width: bitmap.width, height: bitmap.height });
+    const size = targetSize({ width: bitmap.width, height: bitmap.height }, purpose.maxSide);
     canvas = document.createElement("canvas");
     canvas.width = size.width;
     canvas.height = size.height;
@@ -193,7 +221,7 @@ export async function preparePicture(file: File): Promise<PreparedPicture> {
     // A JPEG has no alpha; a PNG or WebP is looked at pixel by pixel (an alpha channel may be wholly opaque).
     const transparent = facts.type !== "image/jpeg" && hasTransparency(context.getImageData(0, 0, size.width, size.height).data);
     let blob: Blob | null = null;
-    for (const type of outputTypes(transparent)) {
+    for (const type of outputTypes(transparent, purpose)) {
       const encoded = await encode(canvas, type);
       // A browser that cannot encode a type gives a PNG instead: its blob's type says which it made.
       if (encoded?.type === type) {

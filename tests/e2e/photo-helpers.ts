@@ -64,3 +64,14 @@ export function jpegSegments(b: Uint8Array): { marker: number; head: string }[] 
 
 /** Whether a JPEG carries an APP1 Exif segment. */
 export const hasExif = (jpeg: Uint8Array) => jpegSegments(jpeg).some((segment) => segment.marker === 0xe1 && segment.head.startsWith("Exif"));
+
+/** Width and height from a JPEG's frame header (SOF0/SOF2), read independently of the app's code. */
+export function jpegDimensions(b: Uint8Array): { width: number; height: number } {
+  let i = 2;
+  while (i + 9 < b.length) {
+    const marker = b[i + 1];
+    if (marker === 0xc0 || marker === 0xc2) return { width: (b[i + 7] << 8) | b[i + 8], height: (b[i + 5] << 8) | b[i + 6] };
+    i += 2 + ((b[i + 2] << 8) | b[i + 3]);
+  }
+  throw new Error("no frame header");
+}

@@ -5,7 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { encodePng } from "../../scripts/images/png";
 import { logInAs } from "./admin-helpers";
 import { gotoHydrated } from "./helpers";
-import { hasExif, jpegSegments, withExif } from "./photo-helpers";
+import { hasExif, jpegDimensions, jpegSegments, withExif } from "./photo-helpers";
 
 // Pictures prepared in the browser before the product forms send them (app/lib/prepare-picture.ts): a phone photo
 // over 5 MB with an EXIF orientation and GPS position is stored at most 1600 px a side, upright, without its EXIF; a
@@ -89,17 +89,6 @@ function opaquePng(width: number, height: number): Buffer {
     }
   }
   return Buffer.from(encodePng(width, height, rgba));
-}
-
-/** Width and height from a JPEG's frame header (SOF0/SOF2), read here independently of the app's code. */
-function jpegDimensions(bytes: Buffer): { width: number; height: number } {
-  let i = 2;
-  while (i + 9 < bytes.length) {
-    const marker = bytes[i + 1];
-    if (marker === 0xc0 || marker === 0xc2) return { width: bytes.readUInt16BE(i + 7), height: bytes.readUInt16BE(i + 5) };
-    i += 2 + bytes.readUInt16BE(i + 2);
-  }
-  throw new Error("no frame header");
 }
 
 async function fillProductFields(page: Page, name: string): Promise<void> {

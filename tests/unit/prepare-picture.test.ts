@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import {
+  BANK_SLIP_PICTURE,
   carriesMetadata,
   describePreparation,
   formatBytes,
@@ -10,6 +11,7 @@ import {
   outputTypes,
   pictureFacts,
   preparedName,
+  PRODUCT_PICTURE,
   shouldReencode,
   targetSize,
   type PictureFacts,
@@ -159,5 +161,48 @@ describe("the output", () => {
     expect(said({ kind: "reencoded", size: { width: 800, height: 600 }, bytes: 90 * 1024, metadataRemoved: false })).toBe("Compressed to 90_KB");
     expect(said({ kind: "kept", size: { width: 60, height: 40 }, bytes: 700, metadataRemoved: false })).toBe("As chosen, 60_x_40, 700_bytes");
     expect(formatBytes(6.2 * 1024 * 1024)).toBe("6.2\u00a0MB");
+  });
+});
+
+describe("a bank slip (BANK_SLIP_PICTURE)", () => {
+  const slip = BANK_SLIP_PICTURE;
+
+  it("keeps up to 2400 px on the longest side, more than a product picture: small print stays legible", () => {
+    expect(slip.maxSide).toBe(2400);
+    expect(PRODUCT_PICTURE.maxSide).toBe(1600);
+    expect(targetSize({ width: 4000, height: 3000 }, slip.maxSide)).toEqual({ width: 2400, height: 1800 });
+    expect(targetSize({ width: 6000, height: 8000 }, slip.maxSide)).toEqual({ width: 1800, height: 2400 }); // 48 MP
+    expect(targetSize({ width: 2400, height: 1080 }, slip.maxSide)).toEqual({ width: 2400, height: 1080 });
+    expect(targetSize({ width: 1200, height: 900 }, slip.maxSide)).toEqual({ width: 1200, height: 900 }); // never up
+  });
+
+  it("re-encodes a photo larger than 2400 px, a JPEG, or a PNG with metadata; leaves a plain PNG of 2000 px as it is", () => {
+    expect(shouldReencode(facts({ type: "image/jpeg", size: { width: 4000, height: 3000 }, bytes: 14 * 1024 * 1024, metadata: true }), slip)).toBe(true);
+    expect(shouldReencode(facts({ size: { width: 3000, height: 2000 } }), slip)).toBe(true);
+    expect(shouldReencode(facts({ type: "image/jpeg", size: { width: 1000, height: 800 } }), slip)).toBe(true);
+    expect(shouldReencode(facts({ metadata: true }), slip)).toBe(true);
+    expect(shouldReencode(facts({ size: { width: 2000, height: 1500 } }), slip)).toBe(false);
+    // The same PNG is too large for a product picture.
+    expect(shouldReencode(facts({ size: { width: 2000, height: 1500 } }), PRODUCT_PICTURE)).toBe(true);
+  });
+
+  it("prepares only SPEC's slip pictures: a WebP or GIF is sent as chosen (and refused as before), a PDF is never touched", () => {
+    expect(slip.from).toEqual(["image/jpeg", "image/png"]);
+    expect(shouldReencode(facts({ type: "image/webp", size: { width: 4000, height: 3000 }, bytes: 11 * 1024 * 1024 }), slip)).toBe(false);
+    expect(shouldReencode(facts({ type: "image/gif", size: { width: 4000, height: 3000 } }), slip)).toBe(false);
+    expect(shouldReencode(facts({ type: "application/pdf", size: { width: 4000, height: 3000 }, bytes: 12 * 1024 * 1024 }), slip)).toBe(false);
+  });
+
+  it("becomes a JPEG, or a PNG when it has transparency; never a WebP", () => {
+    expect(outputTypes(false, slip)).toEqual(["image/jpeg"]);
+    expect(outputTypes(true, slip)).toEqual(["image/png"]);
+    expect(slip.to).not.toContain("image/webp");
+    // A product picture with transparency still prefers WebP.
+    expect(outputTypes(true, PRODUCT_PICTURE)).toEqual(["image/webp", "image/png"]);
+  });
+
+  it("says what was done in the slip's quiet line", () => {
+    const line = describePreparation({ kind: "resized", size: { width: 1800, height: 2400 }, bytes: 540 * 1024, metadataRemoved: true });
+    expect(line.replace(/\u00a0/g, " ")).toBe("Resized to 1800 x 2400, 540 KB, metadata removed");
   });
 });
