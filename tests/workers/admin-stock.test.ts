@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { adminAccount, customerAccount, placeOrder, screenHtml, type Account } from "./admin-helpers";
 import { type ApiProduct, createProductApi, productBody, tag, updateProductApi, visibleText } from "./catalogue-helpers";
+import { LOW_STOCK } from "~/lib/sizes";
 import { call, testEnv } from "./helpers";
 
 // /admin/stock (issue 14 item 7 at the scale of issue 16): every size with 3 units or fewer, emptiest first, paged and
@@ -233,5 +234,19 @@ describe("the counts and categories the list reads are kept by the database", ()
     await expectCountsTrue();
     const total = 23 - 1 + 1 - 1;
     expect(visibleText(await screenHtml("/admin/stock", admin.cookie))).toContain(`${total} sizes with 3 units or fewer`);
+  });
+});
+
+describe("one threshold", () => {
+  it("the indexes and triggers of migration 0016 say LOW_STOCK, as the screens do (a new threshold needs a migration)", async () => {
+    const { results } = await testEnv.DB.prepare(
+      "SELECT name, sql FROM sqlite_master WHERE name IN ('product_sizes_low_stock_idx', 'product_sizes_low_stock_category_idx', 'product_sizes_low_stock_insert', 'product_sizes_low_stock_update', 'product_sizes_low_stock_delete')",
+    ).all<{ name: string; sql: string }>();
+    expect(results).toHaveLength(5);
+    for (const { name, sql } of results) {
+      const thresholds = [...sql.matchAll(/stock_quantity"?\s*<=\s*(\d+)/g)].map(([, n]) => Number(n));
+      expect(thresholds.length, name).toBeGreaterThan(0);
+      expect(new Set(thresholds), name).toEqual(new Set([LOW_STOCK]));
+    }
   });
 });

@@ -191,7 +191,7 @@ function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
               <Link to={`/product/update/${size.productId}`} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
                 <span className="min-w-0">
                   <span className="font-medium">{size.productName}</span>
-                  {size.sizeLabel !== ONE_SIZE && <span className="text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
+                  {size.sizeLabel !== ONE_SIZE && <span className="whitespace-nowrap text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
                 </span>
                 <StockBadge stock={size.stockQuantity} />
               </Link>
