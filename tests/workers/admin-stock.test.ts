@@ -238,7 +238,7 @@ describe("the counts and categories the list reads are kept by the database", ()
 });
 
 describe("one threshold", () => {
-  it("the indexes and triggers of migration 0016 say LOW_STOCK, as the screens do (a new threshold needs a migration)", async () => {
+  it("the indexes and triggers of migration 0017 say LOW_STOCK, as the screens do (a new threshold needs a migration)", async () => {
     const { results } = await testEnv.DB.prepare(
       "SELECT name, sql FROM sqlite_master WHERE name IN ('product_sizes_low_stock_idx', 'product_sizes_low_stock_category_idx', 'product_sizes_low_stock_insert', 'product_sizes_low_stock_update', 'product_sizes_low_stock_delete')",
     ).all<{ name: string; sql: string }>();
