@@ -22,6 +22,7 @@ export default [
   route("admin/users", "routes/admin/users.tsx"),
   route("admin/orders", "routes/admin/orders.tsx"),
   route("admin/outbox", "routes/admin/outbox.tsx"),
+  route("admin/stock", "routes/admin/stock.tsx"),
   route("admin/orders.csv", "routes/admin/orders-csv.ts"),
   route("admin/orders/:id", "routes/admin/order.tsx"),
 

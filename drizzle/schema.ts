@@ -102,12 +102,18 @@ export const productSizes = sqliteTable(
     label: text("label").notNull(),
     position: integer("position").notNull().default(0),
     stockQuantity: integer("stock_quantity").notNull().default(0),
+    // The product's category, copied here by the triggers of migrations/0016 (never written by the app: an insert
+    // leaves it '' and the database fills it in), so the low-stock list of one category is one index's range.
+    category: text("category").notNull().default(""),
   },
   (t) => [
     uniqueIndex("product_sizes_product_label_unique").on(t.productId, t.label),
     index("product_sizes_product_position_idx").on(t.productId, t.position),
-    // The dashboard's low-stock list (LOW_STOCK in app/lib/sizes.ts): read from this index, never by scanning sizes.
-    index("product_sizes_low_stock_idx").on(t.stockQuantity, t.productId).where(sql`${t.stockQuantity} <= 3`),
+    // The low-stock sizes (LOW_STOCK in app/lib/sizes.ts: the dashboard and /admin/stock), emptiest first, then by
+    // product and the size's display order: a page is read from these indexes, never by scanning sizes; the second
+    // is one category's. The 3 is LOW_STOCK (a partial index's WHERE must be a literal).
+    index("product_sizes_low_stock_idx").on(t.stockQuantity, t.productId, t.position).where(sql`${t.stockQuantity} <= 3`),
+    index("product_sizes_low_stock_category_idx").on(t.category, t.stockQuantity, t.productId, t.position).where(sql`${t.stockQuantity} <= 3`),
     // The size filter (catalogue-filters.server.ts): "has this size in stock" for each product a page walks, answered
     // from the index alone, and only sizes in stock are in it.
     index("product_sizes_in_stock_idx").on(t.productId, t.label).where(sql`${t.stockQuantity} > 0`),
@@ -395,4 +401,11 @@ export const orderCounts = sqliteTable("order_counts", {
 export const userCounts = sqliteTable("user_counts", {
   role: text("role").primaryKey(),
   userCount: integer("user_count").notNull().default(0),
+});
+
+// Sizes with LOW_STOCK units or fewer: one row for every category ('') and one per category, kept by the triggers of
+// migrations/0016, so the dashboard and /admin/stock read their totals from one row instead of counting index entries.
+export const lowStockCounts = sqliteTable("low_stock_counts", {
+  category: text("category").primaryKey(),
+  sizeCount: integer("size_count").notNull().default(0),
 });

@@ -1,11 +1,13 @@
-import { asc, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 
 import { centsToRupees } from "~/lib/format";
 import { REVENUE_STATUSES, type Stats } from "~/lib/schemas/stats";
-import { LOW_STOCK } from "~/lib/sizes";
 import { type Db, schema } from "./db.server";
+import { listLowStockPage, type LowStockSize } from "./low-stock.server";
 
-const { catalogueCounts, orders, users, productSizes, products } = schema;
+export type { LowStockSize };
+
+const { catalogueCounts, orders, users } = schema;
 
 /**
  * The admin dashboard's figures, in one round trip and without scanning the catalogue: the product count is the
@@ -30,28 +32,11 @@ export async function getStats(db: Db): Promise<Stats> {
   };
 }
 
-export interface LowStockSize {
-  productId: number;
-  productName: string;
-  sizeLabel: string;
-  stockQuantity: number;
-}
-
 /**
- * Sizes with LOW_STOCK units or fewer, the emptiest first (at most `limit`), and how many there are: read from the
- * partial index product_sizes_low_stock_idx, so the dashboard stays quick whatever the catalogue's size.
+ * The dashboard's dozen: the first page of /admin/stock (the same rule, order and indexes: low-stock.server.ts) and the
+ * kept total of every low-stock size.
  */
-export async function getLowStockSizes(db: Db, limit = 50): Promise<{ sizes: LowStockSize[]; total: number }> {
-  const low = lte(productSizes.stockQuantity, LOW_STOCK);
-  const [rows, [counted]] = await db.batch([
-    db
-      .select({ productId: products.id, productName: products.name, sizeLabel: productSizes.label, stockQuantity: productSizes.stockQuantity })
-      .from(productSizes)
-      .innerJoin(products, eq(products.id, productSizes.productId))
-      .where(low)
-      .orderBy(asc(productSizes.stockQuantity), asc(productSizes.productId), asc(productSizes.position))
-      .limit(limit),
-    db.select({ n: count() }).from(productSizes).where(low),
-  ]);
-  return { sizes: rows, total: counted?.n ?? 0 };
+export async function getLowStockSizes(db: Db, limit = 12): Promise<{ sizes: LowStockSize[]; total: number }> {
+  const { items, total } = await listLowStockPage(db, {}, 1, limit);
+  return { sizes: items, total };
 }

@@ -61,7 +61,8 @@ FROM n`;
  */
 export function insertSizes(from: number, to: number): string {
   const sets = CATEGORIES.flatMap((category) => CATEGORY_SIZES[category].map((label, position) => `('${category}', '${label}', ${position})`)).join(", ");
-  return `INSERT INTO product_sizes (product_id, label, position, stock_quantity)
-SELECT p.id, s.column2, s.column3, (p.id * 7 + s.column3 * 13) % 12 FROM products p JOIN (VALUES ${sets}) AS s ON s.column1 = p.category
+  // The category too (the triggers of migrations/0017 would otherwise write each size a second time to copy it).
+  return `INSERT INTO product_sizes (product_id, label, position, stock_quantity, category)
+SELECT p.id, s.column2, s.column3, (p.id * 7 + s.column3 * 13) % 12, p.category FROM products p JOIN (VALUES ${sets}) AS s ON s.column1 = p.category
 WHERE p.id BETWEEN ${from} AND ${to}`;
 }

@@ -201,6 +201,7 @@ const SCREENS: Screen[] = [
   { name: "admin users", as: "admin", open: (page) => gotoHydrated(page, "/admin/users") },
   { name: "admin orders", as: "admin", open: (page) => gotoHydrated(page, "/admin/orders") },
   { name: "admin outbox", as: "admin", open: (page) => gotoHydrated(page, "/admin/outbox") },
+  { name: "admin stock", as: "admin", open: (page) => gotoHydrated(page, "/admin/stock?category=Kids") },
   {
     name: "admin Manage dialog",
     as: "admin",

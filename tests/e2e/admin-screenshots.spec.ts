@@ -39,6 +39,8 @@ const SCREENS = () => [
   { name: "orders-slip-pdf", path: `/admin/orders?slip=${pdfOrder}`, dialog: `Bank slip · Order #${pdfOrder}` },
   { name: "order-page", path: `/admin/orders/${pngOrder}`, heading: `Order #${pngOrder}` },
   { name: "orders-more", path: "/admin/orders?status=DELIVERED", heading: "Orders" },
+  { name: "stock", path: "/admin/stock", heading: "Low stock" },
+  { name: "stock-kids-page-2", path: "/admin/stock?category=Kids&page=2", heading: "Low stock" },
 ];
 
 function screenshotPath(testInfo: TestInfo, file: string): string {

@@ -85,7 +85,7 @@ describe("admin APIs", () => {
   });
 });
 
-const SCREENS = ["/admin/dashboard", "/admin/users", "/admin/orders", "/admin/orders?status=PENDING", "/admin/orders?manage=1", "/admin/orders?slip=1"];
+const SCREENS = ["/admin/dashboard", "/admin/users", "/admin/orders", "/admin/stock", "/admin/stock?category=Kids&page=2", "/admin/orders?status=PENDING", "/admin/orders?manage=1", "/admin/orders?slip=1"];
 
 describe("admin screens", () => {
   it("render for an admin", async () => {

@@ -5,6 +5,7 @@ import type { CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category, Sort } from "~/lib/constants";
 import { listProducts, PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import { readTogether } from "~/services/db.server";
+import { listLowStockPage } from "~/services/low-stock.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
 import { testEnv } from "./helpers";
 import { recordingDb, statementsOf } from "./plan-helpers";
@@ -221,5 +222,38 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
     expect(statement.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), statement.plan.join("\n")).toBe(true);
     expect(usesInStockLookup(statement.plan), statement.plan.join("\n")).toBe(true);
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
+  });
+
+  it("the low-stock list (/admin/stock, the dashboard): a page's ids from a partial index alone, those sizes, one kept total", async () => {
+    const show = (statement: { sql: string; plan: string[]; rowsRead: number }) => `${statement.sql}\n${statement.plan.join("\n")}\nrows read: ${statement.rowsRead}`;
+    const cases: Array<[Category | undefined, number, string, number]> = [
+      [undefined, 1, "product_sizes_low_stock_idx", 100],
+      ["Kids", 1, "product_sizes_low_stock_category_idx (category=?", 100],
+      // Accessories hold one low size in 29: read from their own range, never by walking the others.
+      ["Accessories", 3, "product_sizes_low_stock_category_idx (category=?", 160],
+      // A deep page walks its offset through the index: entries, not rows.
+      [undefined, 200, "product_sizes_low_stock_idx", 4_100],
+    ];
+    for (const [category, page, index, rowsMax] of cases) {
+      const [rows, total] = await statementsOf(() => listLowStockPage(recordingDb, { category }, page, 20));
+      const label = `${category ?? "all"} page ${page}\n${show(rows)}`;
+      expect(rows.plan.some((line) => line.includes(`USING COVERING INDEX ${index}`)), label).toBe(true);
+      expect(rows.plan.some((line) => /^SCAN (product_sizes|products)$/.test(line)), label).toBe(false);
+      // The page's 20 sizes, each with its product by primary key; one sort, of those 20.
+      expect(rows.plan.filter((line) => line.startsWith("USE TEMP B-TREE")).length, label).toBeLessThanOrEqual(1);
+      expect(rows.rowsRead, label).toBeLessThanOrEqual(rowsMax);
+      expect(total.sql).toContain('from "low_stock_counts"');
+      expect(total.rowsRead, show(total)).toBe(1);
+      console.log(`low stock, ${category ?? "all"} page ${page}: ${rows.rowsRead} + ${total.rowsRead} rows read\n${rows.plan.join("\n")}`);
+    }
+    // The pages hold what counting and sorting the sizes would give.
+    const expected = await testEnv.DB.prepare(
+      "SELECT id FROM product_sizes WHERE stock_quantity <= 3 AND category = 'Accessories' ORDER BY stock_quantity, product_id, position LIMIT 20 OFFSET 40",
+    ).all<{ id: number }>();
+    const third = await listLowStockPage(recordingDb, { category: "Accessories" }, 3, 20);
+    expect(third.items.map((item) => item.sizeId)).toEqual(expected.results.map((row) => row.id));
+    expect(third.items.every((item) => item.category === "Accessories" && item.stockQuantity <= 3)).toBe(true);
+    const counted = await testEnv.DB.prepare("SELECT count(*) AS n FROM product_sizes WHERE stock_quantity <= 3").first<{ n: number }>();
+    expect((await listLowStockPage(recordingDb, {}, 1, 20)).total).toBe(counted!.n);
   });
 });

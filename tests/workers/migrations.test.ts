@@ -58,13 +58,25 @@ describe("0006_product_sizes on a shop with data", () => {
     ]);
     expect(await rows("SELECT product_id, user_id, comment, rating FROM reviews")).toEqual([{ product_id: 1, user_id: 1, comment: "Great", rating: 5 }]);
 
+    // 0017: each size carries its product's category, and the low-stock counts start from the sizes there are (the
+    // belt sold out and the sandal's 3 pairs; the runner's 7 are not low).
+    expect(await rows("SELECT product_id, category FROM product_sizes ORDER BY product_id")).toEqual([
+      { product_id: 1, category: "Gents" },
+      { product_id: 2, category: "Accessories" },
+      { product_id: 3, category: "Ladies" },
+    ]);
+    const lowStock = async () => Object.fromEntries((await rows<{ category: string; size_count: number }>("SELECT category, size_count FROM low_stock_counts")).map((row) => [row.category, row.size_count]));
+    expect(await lowStock()).toEqual({ "": 2, Gents: 0, Ladies: 1, Kids: 0, Accessories: 1 });
+
     // The migrated order still cancels and reopens, now through its sizes.
     await db.prepare("UPDATE orders SET status = 'CANCELLED', status_changed_by = 2 WHERE id = 1").run();
     expect(await rows("SELECT id, stock_quantity FROM products WHERE id IN (1, 3) ORDER BY id")).toEqual([
       { id: 1, stock_quantity: 9 },
       { id: 3, stock_quantity: 4 },
     ]);
+    expect(await lowStock(), "the sandal back to 4 pairs").toEqual({ "": 1, Gents: 0, Ladies: 0, Kids: 0, Accessories: 1 });
     await db.prepare("UPDATE orders SET status = 'PENDING', status_changed_by = 2 WHERE id = 1").run();
+    expect(await lowStock(), "and down to 3 again").toEqual({ "": 2, Gents: 0, Ladies: 1, Kids: 0, Accessories: 1 });
     expect(await rows("SELECT stock_quantity FROM product_sizes WHERE product_id IN (1, 3) ORDER BY product_id")).toEqual([{ stock_quantity: 7 }, { stock_quantity: 3 }]);
     expect(await rows("SELECT status FROM order_status_history WHERE order_id = 1 ORDER BY id")).toEqual([{ status: "PENDING" }, { status: "CANCELLED" }, { status: "PENDING" }]);
   });

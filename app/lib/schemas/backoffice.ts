@@ -1,6 +1,6 @@
 import { z } from "../zod";
 
-import type { OrderStatus } from "../constants";
+import { CATEGORIES, type Category, type OrderStatus } from "../constants";
 import { orderStatusSchema } from "./order";
 
 // The back office's lists (issue 16): /admin/orders, /admin/users and their API calls take the same parameters.
@@ -66,6 +66,13 @@ export type AdminOrderListQuery = z.infer<typeof adminOrderListQuerySchema>;
 export const adminUserListQuerySchema = z.object(pagingFields);
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
+/** /admin/stock: the low-stock sizes of one category (or all), page, pageSize. A screen only: no API call lists them. */
+export const adminLowStockQuerySchema = z.object({
+  page: pagingFields.page,
+  pageSize: pagingFields.pageSize,
+  category: z.preprocess(blankIsAbsent, z.enum(CATEGORIES, { error: "category must be Gents, Ladies, Kids or Accessories" }).optional()),
+});
+
 export interface OrderFilters {
   status?: OrderStatus;
   q?: string;
@@ -116,4 +123,9 @@ export function readOrderListSearch(search: URLSearchParams): ListParams<OrderFi
 export function readUserListSearch(search: URLSearchParams): ListParams<{ q?: string }> {
   const { values, dropped } = parseListSearch(adminUserListQuerySchema, search);
   return { filters: { q: values.q }, page: values.page ?? 1, pageSize: values.pageSize ?? ADMIN_PAGE_SIZE, dropped };
+}
+
+export function readLowStockSearch(search: URLSearchParams): ListParams<{ category?: Category }> {
+  const { values, dropped } = parseListSearch(adminLowStockQuerySchema, search);
+  return { filters: { category: values.category }, page: values.page ?? 1, pageSize: values.pageSize ?? ADMIN_PAGE_SIZE, dropped };
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link, useLoaderData } from "react-router";
 
 import { FormAlert } from "~/components/Field";
+import { StockBadge } from "~/components/StockBadge";
 import { formatLkr } from "~/lib/format";
 import { LOW_STOCK, ONE_SIZE } from "~/lib/sizes";
 import type { Stats } from "~/lib/schemas/stats";
@@ -170,25 +171,29 @@ function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
       <h2 id="low-stock-heading" className="text-lg font-semibold">
         Low stock
       </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Sizes with {LOW_STOCK} units or fewer{total > sizes.length ? ` (the ${sizes.length} emptiest of ${total})` : ""}.
-      </p>
+      <div className="mt-1 flex flex-wrap items-baseline justify-between gap-x-4">
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Sizes with {LOW_STOCK} units or fewer{total > sizes.length ? ` (the ${sizes.length} emptiest of ${total.toLocaleString("en-US")})` : ""}.
+        </p>
+        {total > 0 && (
+          // Every one of them, a page at a time and by category: the dashboard shows only the emptiest.
+          <Link to="/admin/stock" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300" data-testid="low-stock-all">
+            See all {total.toLocaleString("en-US")}
+            <span className="sr-only"> low-stock sizes</span>
+            <span aria-hidden="true">&nbsp;→</span>
+          </Link>
+        )}
+      </div>
       {sizes.length ? (
         <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" data-testid="low-stock">
           {sizes.map((size) => (
-            <li key={`${size.productId}-${size.sizeLabel}`}>
+            <li key={size.sizeId}>
               <Link to={`/product/update/${size.productId}`} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
                 <span className="min-w-0">
                   <span className="font-medium">{size.productName}</span>
-                  {size.sizeLabel !== ONE_SIZE && <span className="text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
+                  {size.sizeLabel !== ONE_SIZE && <span className="whitespace-nowrap text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
                 </span>
-                <span
-                  className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold tabular-nums ${
-                    size.stockQuantity === 0 ? "bg-red-100 text-red-800 dark:bg-red-400/15 dark:text-red-200" : "bg-amber-100 text-amber-900 dark:bg-amber-400/15 dark:text-amber-200"
-                  }`}
-                >
-                  {size.stockQuantity === 0 ? "Sold out" : `${size.stockQuantity} left`}
-                </span>
+                <StockBadge stock={size.stockQuantity} />
               </Link>
             </li>
           ))}
