@@ -240,30 +240,34 @@ export interface RetryFacts {
   announcedStatus: OrderStatus | null;
   /** The status of the mail's order now; null when the mail has no order (any more). */
   orderStatusNow: OrderStatus | null;
+  /** Whether a status mail about the same order was written after this one. */
+  laterStatusMail: boolean;
 }
 
 /**
  * Why a failed mail is not sent again, in plain words for the admin (completing "Not sent again: ..."), or null when it
- * may be. A mail is sent again only while what it says is still true:
- * - a status mail while its order still has the status it announces (a failed "on its way" must not reach the
- *   customer after "cancelled", nor after the order went back to PENDING);
- * - an order confirmation while its order exists and is not CANCELLED;
- * - never a reset mail: its token was removed from the outbox's copy when it failed (afterDelivery), and the token has
- *   expired or soon will; the customer asks for a new link.
- * STILL_TRUE below says the same in SQL; the two are tested together (tests/workers/outbox-retry.test.ts).
+ * may be. An order's mail is sent again only while it is still true and still the last word: while no status mail
+ * about the order was written after it, and the order still has the status the mail was written for (a confirmation:
+ * PENDING). So a failed "on its way" never reaches the customer after "cancelled", nor a second time after a later
+ * "on its way" went out; a failed confirmation never arrives once the payment was confirmed. Never a reset mail: its
+ * token was removed from the outbox's copy when it failed (afterDelivery), and the token has expired or soon will; the
+ * customer asks for a new link. STILL_TRUE below says the same in SQL; outbox-retry.test.ts runs every combination of
+ * facts through both.
  */
 export function retryRefusal(mail: RetryFacts): string | null {
   if (mail.kind === "PASSWORD_RESET") return "its reset link no longer works. The customer can ask for a new one";
   if (mail.orderStatusNow === null) return "its order no longer exists";
-  if (mail.kind === "ORDER_PLACED") return mail.orderStatusNow === "CANCELLED" ? "the order is now CANCELLED" : null;
-  if (mail.announcedStatus === null) return "it does not record the status it announces";
-  return mail.orderStatusNow === mail.announcedStatus ? null : `the order is now ${mail.orderStatusNow}; this mail says ${mail.announcedStatus}`;
+  const writtenFor = mail.kind === "ORDER_PLACED" ? "PENDING" : mail.announcedStatus;
+  if (writtenFor === null) return "it does not record the status it announces";
+  if (mail.orderStatusNow !== writtenFor) {
+    return mail.kind === "ORDER_PLACED" ? `the order is now ${mail.orderStatusNow}` : `the order is now ${mail.orderStatusNow}; this mail says ${writtenFor}`;
+  }
+  return mail.laterStatusMail ? "a later mail about this order was written since" : null;
 }
 
-/** Whether the admin's outbox offers to send this mail again. */
-export function canRetry(mail: RetryFacts & { state: MailState }): boolean {
-  return mail.state === "failed" && retryRefusal(mail) === null;
-}
+/** A status mail about the same order written after this row (email_outbox_order_idx). Raw names: see STILL_TRUE. */
+const LATER_STATUS_MAIL = sql`EXISTS (SELECT 1 FROM "email_outbox" AS "later" WHERE "later"."order_id" = "email_outbox"."order_id" AND "later"."kind" = 'ORDER_STATUS' AND "later"."id" > "email_outbox"."id")`;
+const laterStatusMailColumn = sql<boolean>`${LATER_STATUS_MAIL}`.mapWith((value) => value === 1);
 
 /**
  * retryRefusal's rule as a condition on an email_outbox row, for the UPDATE that re-queues: the check and the re-queue
@@ -271,8 +275,10 @@ export function canRetry(mail: RetryFacts & { state: MailState }): boolean {
  * (Drizzle writes an UPDATE's columns unqualified, and inside the subquery they would name the orders table's).
  */
 const STILL_TRUE = sql`(
-  ("email_outbox"."kind" = 'ORDER_STATUS' AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id" AND "orders"."status" = "email_outbox"."order_status"))
-  OR ("email_outbox"."kind" = 'ORDER_PLACED' AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id" AND "orders"."status" <> 'CANCELLED'))
+  "email_outbox"."kind" IN ('ORDER_PLACED', 'ORDER_STATUS')
+  AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id"
+    AND "orders"."status" = CASE "email_outbox"."kind" WHEN 'ORDER_PLACED' THEN 'PENDING' ELSE "email_outbox"."order_status" END)
+  AND NOT ${LATER_STATUS_MAIL}
 )`;
 
 /** The columns a failed row gets when an admin sends it again: queued, no tries, no error, free for a consumer. */
@@ -298,7 +304,7 @@ export async function retryFailedMail(db: Db, queue: Queue, id: number, now = Da
     return { ok: true };
   }
   const [current] = await db
-    .select({ state: emailOutbox.state, kind: emailOutbox.kind, announcedStatus: emailOutbox.orderStatus, orderStatusNow: orders.status })
+    .select({ state: emailOutbox.state, kind: emailOutbox.kind, announcedStatus: emailOutbox.orderStatus, orderStatusNow: orders.status, laterStatusMail: laterStatusMailColumn })
     .from(emailOutbox)
     .leftJoin(orders, eq(orders.id, emailOutbox.orderId))
     .where(eq(emailOutbox.id, id));
@@ -371,6 +377,7 @@ const outboxEntryColumns = {
   announcedStatus: emailOutbox.orderStatus,
   // From a left join on the order (by its primary key): whether a failed mail is still true of it.
   orderStatusNow: orders.status,
+  laterStatusMail: laterStatusMailColumn,
 };
 
 function toOutboxEntry(row: Omit<OutboxEntry, "createdAt" | "sentAt"> & { createdAt: number; sentAt: number | null }): OutboxEntry {

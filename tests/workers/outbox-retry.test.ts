@@ -4,12 +4,13 @@ import { tag } from "./catalogue-helpers";
 import { call, postForm, testEnv } from "./helpers";
 import { type Account, newAdmin, newCustomer, placeOrder, product } from "./order-helpers";
 import { mailRow, mailRows } from "./outbox-helpers";
-import { createDb } from "../../app/services/db.server";
-import { retryAllFailedMail, retryFailedMail } from "../../app/services/outbox.server";
+import { ORDER_STATUSES } from "../../app/lib/constants";
+import { createDb, schema } from "../../app/services/db.server";
+import { listOrderMails, outboxValues, retryAllFailedMail, retryFailedMail, retryRefusal } from "../../app/services/outbox.server";
 
-// "Send again" and "Send all failed mail again" on /admin/outbox send a failed mail only while what it says is still
-// true: a status mail while its order still has the status it announces, a confirmation while its order stands (not
-// CANCELLED). The mails are the real ones the shop writes (an order placed, its status changed through the API); the
+// "Send again" and "Send all failed mail again" on /admin/outbox send a failed order mail only while it is still true
+// and still the last word: no status mail about its order written since, and the order still in the status the mail
+// was written for (a confirmation: PENDING). The mails are the real ones the shop writes (an order placed, its status changed through the API); the
 // failure is what the consumer leaves after five refused sends (state failed). In its own file: the storage holds no
 // other mail, so "Send all"'s counts are exact.
 
@@ -157,43 +158,92 @@ describe("a failed mail that is still true", () => {
     await vi.waitFor(async () => expect(await mailRow(shipped)).toMatchObject({ state: "kept", attempts: 1, last_error: null }), { timeout: 15_000, interval: 100 });
   });
 
-  it("a status mail is sent again once its order has that status again (the order went back and forth)", async () => {
+  it("a status mail is not sent again once a later one went out, even when the order is back in its status", async () => {
     const orderId = await newOrder();
-    await moveTo(orderId, "CONFIRMED");
-    const confirmed = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
-    await moveTo(orderId, "PENDING");
-    expect((await retry(confirmed)).status).toBe(409);
-    await moveTo(orderId, "CONFIRMED");
+    await moveTo(orderId, "SHIPPED");
+    const first = await fail((await newestMail(orderId, "ORDER_STATUS")).id);
+    await moveTo(orderId, "PROCESSING");
+    await moveTo(orderId, "SHIPPED");
+    // The customer already has the second "on its way": the first would be the same news twice.
+    expect(await failedCard(first)).toContain("Not sent again: a later mail about this order was written since.");
+    const refused = await retry(first);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(`Mail #${first} is not sent again: a later mail about this order was written since`);
     const { sent, queue } = recordingQueue();
-    expect(await retryFailedMail(createDb(testEnv.DB), queue, confirmed)).toEqual({ ok: true });
-    expect(sent).toEqual([confirmed]);
+    expect(await retryFailedMail(createDb(testEnv.DB), queue, first)).toMatchObject({ ok: false, status: 409 });
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("the rule, as the screen words it and as the re-queueing UPDATE applies it", () => {
+  it("agrees for every kind, status written for, status now, and a later status mail or none", async () => {
+    const db = createDb(testEnv.DB);
+    const orderId = await newOrder();
+    const cases = [
+      ...ORDER_STATUSES.flatMap((now) => [false, true].map((later) => ({ kind: "ORDER_PLACED" as const, announced: null, now, later }))),
+      ...ORDER_STATUSES.flatMap((announced) => ORDER_STATUSES.flatMap((now) => [false, true].map((later) => ({ kind: "ORDER_STATUS" as const, announced, now, later })))),
+    ];
+    const write = async (kind: "ORDER_PLACED" | "ORDER_STATUS", orderStatus: (typeof ORDER_STATUSES)[number] | null, state: "failed" | "kept") => {
+      const [row] = await db
+        .insert(schema.emailOutbox)
+        .values({ ...outboxValues({ kind, to: "retry.reader@example.com", subject: "s", text: "t", html: "h", orderId, orderStatus }), state, attempts: 5 })
+        .returning({ id: schema.emailOutbox.id });
+      return row.id;
+    };
+    let allowed = 0;
+    for (const { kind, announced, now, later } of cases) {
+      await testEnv.DB.prepare("DELETE FROM email_outbox WHERE order_id = ?").bind(orderId).run();
+      await testEnv.DB.prepare("UPDATE orders SET status = ?, status_changed_by = ? WHERE id = ?").bind(now, admin.id, orderId).run();
+      const id = await write(kind, announced, "failed");
+      if (later) await write("ORDER_STATUS", now, "kept");
+      const entry = (await listOrderMails(db, orderId)).find((mail) => mail.id === id)!;
+      expect(entry).toMatchObject({ orderStatusNow: now, laterStatusMail: later });
+      const { queue } = recordingQueue();
+      const requeued = (await retryFailedMail(db, queue, id)).ok;
+      expect(requeued, JSON.stringify({ kind, announced, now, later })).toBe(retryRefusal(entry) === null);
+      if (requeued) allowed++;
+    }
+    // A confirmation while PENDING, a status mail while its order has its status: each with no later mail.
+    expect(allowed).toBe(1 + ORDER_STATUSES.length);
   });
 });
 
 describe("a failed order confirmation", () => {
-  it("is sent again while the order stands, not once it is CANCELLED, and again once it is reopened", async () => {
+  it("is sent again while the order is PENDING, not once it has moved on (confirmed, or cancelled and reopened)", async () => {
     const orderId = await newOrder();
     const placed = await fail((await newestMail(orderId, "ORDER_PLACED")).id);
-    await moveTo(orderId, "CANCELLED");
-    expect(await failedCard(placed)).toContain("Not sent again: the order is now CANCELLED.");
-    const refused = await retry(placed);
-    expect(refused.status).toBe(409);
-    expect(await refused.text()).toContain(`Mail #${placed} is not sent again: the order is now CANCELLED`);
-    expect(await mailRow(placed)).toMatchObject({ state: "failed", attempts: 5 });
-
-    await moveTo(orderId, "PENDING");
     const { sent, queue } = recordingQueue();
     expect(await retryFailedMail(createDb(testEnv.DB), queue, placed)).toEqual({ ok: true });
     expect(sent).toEqual([placed]);
     expect(await mailRow(placed)).toMatchObject({ state: "queued", attempts: 0, last_error: null });
+
+    const confirmedOrder = await newOrder();
+    const unconfirmed = await fail((await newestMail(confirmedOrder, "ORDER_PLACED")).id);
+    // A test that bypasses the status mail: the order alone moves, so the status is what refuses it.
+    await testEnv.DB.prepare("UPDATE orders SET status = 'CONFIRMED', status_changed_by = ? WHERE id = ?").bind(admin.id, confirmedOrder).run();
+    expect(await failedCard(unconfirmed)).toContain("Not sent again: the order is now CONFIRMED.");
+
+    const cancelledOrder = await newOrder();
+    const beforeCancel = await fail((await newestMail(cancelledOrder, "ORDER_PLACED")).id);
+    await moveTo(cancelledOrder, "CANCELLED");
+    const refused = await retry(beforeCancel);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(`Mail #${beforeCancel} is not sent again: the order is now CANCELLED`);
+    // Reopened: PENDING again, but the customer has had the cancellation and the reopening since.
+    await moveTo(cancelledOrder, "PENDING");
+    const reopened = await retry(beforeCancel);
+    expect(reopened.status).toBe(409);
+    expect(await reopened.text()).toContain(`Mail #${beforeCancel} is not sent again: a later mail about this order was written since`);
+    expect(await mailRow(beforeCancel)).toMatchObject({ state: "failed", attempts: 5 });
   });
 });
 
 describe("'Send all failed mail again'", () => {
   it("queues the mails still true, skips the others, and its answer counts both", async () => {
     await clearFailed();
+    const pending = await newOrder();
+    const placed = await fail((await newestMail(pending, "ORDER_PLACED")).id);
     const stands = await newOrder();
-    const placed = await fail((await newestMail(stands, "ORDER_PLACED")).id);
     await moveTo(stands, "SHIPPED");
     const shipped = await fail((await newestMail(stands, "ORDER_STATUS")).id);
 
