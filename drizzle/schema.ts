@@ -102,8 +102,9 @@ export const productSizes = sqliteTable(
     label: text("label").notNull(),
     position: integer("position").notNull().default(0),
     stockQuantity: integer("stock_quantity").notNull().default(0),
-    // The product's category, copied here by the triggers of migrations/0016 (never written by the app: an insert
-    // leaves it '' and the database fills it in), so the low-stock list of one category is one index's range.
+    // The product's category, copied here by the triggers of migrations/0017 (never written by the app: an insert
+    // leaves it '' and the database fills it in), so the low-stock list of one category is one index's range. Never
+    // INSERT OR REPLACE a size: SQLite fires no delete trigger for the replaced row, and low_stock_counts would drift.
     category: text("category").notNull().default(""),
   },
   (t) => [
@@ -404,7 +405,7 @@ export const userCounts = sqliteTable("user_counts", {
 });
 
 // Sizes with LOW_STOCK units or fewer: one row for every category ('') and one per category, kept by the triggers of
-// migrations/0016, so the dashboard and /admin/stock read their totals from one row instead of counting index entries.
+// migrations/0017, so the dashboard and /admin/stock read their totals from one row instead of counting index entries.
 export const lowStockCounts = sqliteTable("low_stock_counts", {
   category: text("category").primaryKey(),
   sizeCount: integer("size_count").notNull().default(0),

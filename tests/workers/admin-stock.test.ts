@@ -227,6 +227,13 @@ describe("the counts and categories the list reads are kept by the database", ()
     expect(gentsRows.filter((row) => row.productId === ladies.id).map((row) => row.cells[2])).toEqual(Array(8).fill("Gents"));
     await expectCountsTrue();
 
+    // A low size moved to a product of another category (no screen does it; the trigger keeps the copy true anyway).
+    const moved = sizeOf(gents, "EU 41");
+    await testEnv.DB.prepare("UPDATE product_sizes SET product_id = ?, position = 99 WHERE id = ?").bind(kids.id, moved).run();
+    expect((await testEnv.DB.prepare("SELECT category FROM product_sizes WHERE id = ?").bind(moved).first<{ category: string }>())?.category).toBe("Kids");
+    expect((await stockPage("/admin/stock?category=Kids")).map((row) => row.sizeId)).toContain(moved);
+    await expectCountsTrue();
+
     // Deleted: its size goes from the list and the counts (the deletion cascades to the sizes).
     const deleted = await call(`/api/product/${belt.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${admin.token}` } });
     expect(deleted.status).toBeLessThan(300);

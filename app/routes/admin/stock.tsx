@@ -124,7 +124,7 @@ export default function AdminStockPage() {
                 <tr key={size.sizeId} role="row" data-testid="stock-row" data-size-id={size.sizeId}>
                   <th role="rowheader" scope="row">
                     {/* To the product's update form, where its sizes' stock is edited (as the dashboard's rows do). */}
-                    <Link to={`/product/update/${size.productId}`} className="inline-flex min-h-6 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                    <Link to={`/product/update/${size.productId}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
                       {size.productName}
                     </Link>
                   </th>
