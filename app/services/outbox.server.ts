@@ -6,10 +6,11 @@ import { redactResetToken, type BankDetails, type RenderedMail } from "~/lib/ema
 import { createDb, type Db, schema } from "./db.server";
 
 // The transactional outbox. A change that tells a customer something writes its mail into email_outbox in the same
-// D1 batch as the change (orders.server.ts, password-reset.server.ts); once that batch has committed, the request puts
-// the row ids on the mail queue. The queue consumer (workers/app.ts -> processMailBatch) claims each row, sends it
-// through Cloudflare Email Service (the EMAIL send_email binding) or, with MAIL_MODE other than "send", keeps it, and
-// records the outcome on the row. A row whose id never reached the queue is put on it again by the sweep.
+// D1 batch as the change (orders.server.ts, password-reset.server.ts, auth.server.ts's profile save); once that batch
+// has committed, the request puts the row ids on the mail queue. The queue consumer (workers/app.ts ->
+// processMailBatch) claims each row, sends it through Cloudflare Email Service (the EMAIL send_email binding) or, with
+// MAIL_MODE other than "send", keeps it, and records the outcome on the row. A row whose id never reached the queue is
+// put on it again by the sweep.
 
 const { emailOutbox, orders } = schema;
 
@@ -249,11 +250,14 @@ export interface RetryFacts {
  *   customer after "cancelled", nor after the order went back to PENDING);
  * - an order confirmation while its order exists and is not CANCELLED;
  * - never a reset mail: its token was removed from the outbox's copy when it failed (afterDelivery), and the token has
- *   expired or soon will; the customer asks for a new link.
+ *   expired or soon will; the customer asks for a new link;
+ * - always an account notice (a password or e-mail changed on the profile): it tells of a change that happened, at the
+ *   time it names, so it stays true, and the owner must hear of it even late. It has no order.
  * STILL_TRUE below says the same in SQL; the two are tested together (tests/workers/outbox-retry.test.ts).
  */
 export function retryRefusal(mail: RetryFacts): string | null {
   if (mail.kind === "PASSWORD_RESET") return "its reset link no longer works. The customer can ask for a new one";
+  if (mail.kind === "ACCOUNT_CHANGED") return null;
   if (mail.orderStatusNow === null) return "its order no longer exists";
   if (mail.kind === "ORDER_PLACED") return mail.orderStatusNow === "CANCELLED" ? "the order is now CANCELLED" : null;
   if (mail.announcedStatus === null) return "it does not record the status it announces";
@@ -273,6 +277,7 @@ export function canRetry(mail: RetryFacts & { state: MailState }): boolean {
 const STILL_TRUE = sql`(
   ("email_outbox"."kind" = 'ORDER_STATUS' AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id" AND "orders"."status" = "email_outbox"."order_status"))
   OR ("email_outbox"."kind" = 'ORDER_PLACED' AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id" AND "orders"."status" <> 'CANCELLED'))
+  OR "email_outbox"."kind" = 'ACCOUNT_CHANGED'
 )`;
 
 /** The columns a failed row gets when an admin sends it again: queued, no tries, no error, free for a consumer. */
