@@ -3,8 +3,12 @@ export const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
 export const ROLES = ["ROLE_ADMIN", "ROLE_CUSTOMER"] as const;
 export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"] as const;
 
-/** What an outbox row is (email_outbox.kind) and where it stands (email_outbox.state). */
-export const MAIL_KINDS = ["ORDER_PLACED", "ORDER_STATUS", "PASSWORD_RESET"] as const;
+/**
+ * What an outbox row is (email_outbox.kind) and where it stands (email_outbox.state). ACCOUNT_CHANGED: the notice that a
+ * profile save changed the account's password or e-mail. email_outbox's CHECK on kind is the table's own, so a new kind
+ * is a migration that rebuilds the table (drizzle-kit writes it).
+ */
+export const MAIL_KINDS = ["ORDER_PLACED", "ORDER_STATUS", "PASSWORD_RESET", "ACCOUNT_CHANGED"] as const;
 export const MAIL_STATES = ["queued", "sent", "kept", "failed"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export type MailState = (typeof MAIL_STATES)[number];

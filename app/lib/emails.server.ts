@@ -1,5 +1,5 @@
 import type { OrderStatus } from "./constants";
-import { formatLkr } from "./format";
+import { formatDateTime, formatLkr } from "./format";
 import { nameWithSize } from "./sizes";
 
 // Every e-mail the shop sends, rendered from plain values into a subject, a plain-text part and a simple HTML part.
@@ -232,6 +232,80 @@ export function passwordResetMail(data: PasswordResetData): RenderedMail {
   const ignore = "If it was not you, ignore this e-mail: your password stays as it is.";
   const text = [greeting, "", intro, "", `Reset your password: ${data.resetUrl}`, "", ignore, "", SIGN_OFF, ""].join("\n");
   const html = htmlDocument("Reset your password", [paragraph(greeting), paragraph(intro), button(data.resetUrl, "Reset your password"), paragraph(ignore)].join("\n"));
+  return { subject, text, html };
+}
+
+/**
+ * An e-mail address as a notice to the old address shows the new one: enough for the owner to know it is not theirs,
+ * not the whole address to whoever reads the old mailbox now. The first two characters of the local part (one when it
+ * is that short or shorter), then "***", then the domain: "nimal@example.com" -> "ni***@example.com".
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 0) return `${email.slice(0, 1)}***`;
+  const local = email.slice(0, at);
+  return `${local.slice(0, local.length > 2 ? 2 : 1)}***${email.slice(at)}`;
+}
+
+export interface AccountChangedData {
+  /** The account's name as it was before the change: the owner's words, not whoever made the change. */
+  name: string;
+  /** The new address when the change moved the account to another e-mail (this mail then goes to the old one). */
+  newEmail: string | null;
+  passwordChanged: boolean;
+  /** When the change was saved (epoch ms), shown in the shop's time zone. */
+  changedAt: number;
+  /** The shop's origin, without a trailing slash. */
+  siteUrl: string;
+}
+
+const IF_YOU = "If you made this change, there is nothing more to do.";
+
+/**
+ * The notice that a profile save changed the account's password or its e-mail, so the owner hears of a change made at
+ * a browser they left logged in (the profile form does not ask for the current password). A new e-mail: to the old
+ * address, which can no longer log in nor ask for a reset link, so it says to contact the shop (and, when the password
+ * changed too, says both). A new password alone: to the account's address, which can still ask for a reset link.
+ */
+export function accountChangedMail(data: AccountChangedData): RenderedMail {
+  const greeting = `Hello ${oneLine(data.name)},`;
+  const when = `${formatDateTime(data.changedAt)} (Sri Lanka time)`;
+  const loggedOut = "Every other device that was logged in to your account has been logged out.";
+  const forgotUrl = `${data.siteUrl}/forgot-password`;
+
+  let subject: string;
+  let title: string;
+  let said: string[];
+  let notYou: string;
+  if (data.newEmail !== null) {
+    const masked = maskEmail(oneLine(data.newEmail));
+    subject = data.passwordChanged ? "Your Stride e-mail and password were changed" : "Your Stride account's e-mail was changed";
+    title = data.passwordChanged ? "Your e-mail and password were changed" : "Your account's e-mail was changed";
+    said = [
+      `The e-mail address of your Stride account was changed on ${when}, from this address to ${masked}.` +
+        (data.passwordChanged ? " Its password was changed at the same time." : ""),
+      ...(data.passwordChanged ? [loggedOut] : []),
+      "This address can no longer log in to the account, nor ask for a password reset link.",
+    ];
+    notYou = "If it was not you, contact us right away by replying to this e-mail: this address can no longer ask for a reset link, so we will help you get your account back.";
+  } else {
+    subject = "Your Stride password was changed";
+    title = "Your password was changed";
+    said = [`The password of your Stride account was changed on ${when}.`, loggedOut];
+    notYou = `If it was not you, choose a new password at once with "Forgot password?" at ${forgotUrl} (that logs out every device again), and contact us by replying to this e-mail.`;
+  }
+
+  const text = [greeting, "", ...said.flatMap((line) => [line, ""]), IF_YOU, "", notYou, "", SIGN_OFF, ""].join("\n");
+  const html = htmlDocument(
+    title,
+    [
+      paragraph(greeting),
+      ...said.map(paragraph),
+      paragraph(IF_YOU),
+      paragraph(notYou),
+      ...(data.newEmail === null ? [button(forgotUrl, "Forgot password?")] : []),
+    ].join("\n"),
+  );
   return { subject, text, html };
 }
 

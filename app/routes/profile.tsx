@@ -8,6 +8,7 @@ import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { profileFormSchema } from "~/lib/schemas/auth";
 import { updateProfile } from "~/services/auth.server";
+import { mailerFor } from "~/services/outbox.server";
 import { renewSession, requireUser } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 import type { Route } from "./+types/profile";
@@ -28,7 +29,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const parsed = parseForm(await readFormData(request), profileFormSchema);
   if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
-    const { newSessionVersion } = await updateProfile(context.db, user.id, parsed.data);
+    const { newSessionVersion } = await updateProfile(context.db, user, parsed.data, mailerFor(request, context));
     const result = { ok: true as const, message: "Profile updated successfully.", fieldErrors: {} };
     if (newSessionVersion === null) return result;
     // A new password ended every session, this browser's too: it gets a fresh token so it stays logged in.

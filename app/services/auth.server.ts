@@ -2,9 +2,11 @@ import { and, count, eq, gt, isNull, lt, min, notExists, sql } from "drizzle-orm
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 
 import type { Role } from "~/lib/constants";
+import { accountChangedMail, type RenderedMail } from "~/lib/emails.server";
 import { HttpError, conflict, unauthorized } from "~/lib/http";
 import { INVALID_CREDENTIALS, type LoginInput, type ProfileInput, type PublicUser, type RegisterInput } from "~/lib/schemas/auth";
 import { constraintFailure, type Db, readWithNext, schema } from "./db.server";
+import { outboxValues, type Mailer } from "./outbox.server";
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from "./password.server";
 import { issueToken, readToken, unverifiedClaims, type TokenClaims } from "./token.server";
 
@@ -180,7 +182,47 @@ export interface ProfileUpdate {
   newSessionVersion: number | null;
 }
 
-export async function updateProfile(db: Db, userId: number, input: ProfileInput): Promise<ProfileUpdate> {
+/** The row the profile's UPDATE answers, as D1 names its columns (the batch goes to D1 directly). */
+interface UpdatedRow extends Omit<SessionUser, "role"> {
+  role: Role;
+  session_version: number;
+}
+
+/**
+ * The notices of a profile save (kind ACCOUNT_CHANGED), as statements for its batch: INSERT ... SELECT from the
+ * account's row before the UPDATE changes it, so whether the e-mail changes, and the old address the notice goes to,
+ * are the row's own at the moment of the save, not what this request read earlier. Of the statements, at most one
+ * writes a row:
+ * - the e-mail changes: one notice to the old address (saying the new password too, when there is one);
+ * - the password alone changes: one notice to the account's address (which the save keeps);
+ * - neither: none (no statement at all without a password; the first finds the e-mail unchanged).
+ * The greeting uses the name as it was (`user`, the session's): whoever changed the profile cannot put their words
+ * into the owner's mailbox.
+ */
+function accountNotices(d1: D1Database, user: SessionUser, input: ProfileInput, mailer: Mailer, now: number): D1PreparedStatement[] {
+  const said = { name: user.name, passwordChanged: Boolean(input.password), changedAt: now, siteUrl: mailer.siteUrl };
+  // `emailChanges`: written only if the save changes the row's e-mail (to its old address), else only if it keeps it.
+  const notice = (emailChanges: boolean, mail: RenderedMail) => {
+    // The address is the row's (users.email in the SELECT); `to` here is only the one this request expects.
+    const row = outboxValues({ kind: "ACCOUNT_CHANGED", to: emailChanges ? user.email : input.email, userId: user.id, ...mail }, now);
+    return d1
+      .prepare(
+        `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, user_id, next_attempt_at)
+         SELECT ?, users.email, ?, ?, ?, users.id, ? FROM users WHERE users.id = ? AND users.email ${emailChanges ? "<>" : "="} ? RETURNING id`,
+      )
+      .bind(row.kind, row.subject, row.textBody, row.htmlBody, row.nextAttemptAt, user.id, input.email);
+  };
+  const statements = [notice(true, accountChangedMail({ ...said, newEmail: input.email }))];
+  if (input.password) statements.push(notice(false, accountChangedMail({ ...said, newEmail: null })));
+  return statements;
+}
+
+/**
+ * Saves the logged-in user's profile. SPEC's form does not ask for the current password, so a change of the password
+ * or the e-mail tells the owner (accountNotices): the notice's outbox row is written in the same D1 batch as the change,
+ * so a refused save (the e-mail taken) writes none, and its id goes on the mail queue once the batch has committed.
+ */
+export async function updateProfile(db: Db, user: SessionUser, input: ProfileInput, mailer: Mailer, now = Date.now()): Promise<ProfileUpdate> {
   const changes: SQLiteUpdateSetSource<typeof users> = {
     name: input.name,
     email: input.email,
@@ -195,19 +237,28 @@ export async function updateProfile(db: Db, userId: number, input: ProfileInput)
   // A reset link sent before the password or the e-mail changed is cancelled: whoever still reads the old mailbox (or
   // knew the old password and asked for a link) could otherwise take the account back within its 30 minutes. First in
   // the batch, so it compares the e-mail as it was; a refused update (e-mail taken) cancels nothing.
-  const credentialsChanged = input.password ? undefined : sql`(SELECT users.email FROM users WHERE users.id = ${userId}) <> ${input.email}`;
+  const credentialsChanged = input.password ? undefined : sql`(SELECT users.email FROM users WHERE users.id = ${user.id}) <> ${input.email}`;
+  const cancelResets = db.delete(passwordResets).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt), credentialsChanged)).toSQL();
+  const update = db
+    .update(users)
+    .set(changes)
+    .where(eq(users.id, user.id))
+    .returning({ ...publicColumns, sessionVersion: users.sessionVersion })
+    .toSQL();
+  // Written for D1 directly: Drizzle cannot put a statement of raw SQL with parameters (the notices) into a batch.
+  const d1 = db.$client;
+  const notices = accountNotices(d1, user, input, mailer, now);
   try {
-    const [, [row]] = await db.batch([
-      db.delete(passwordResets).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt), credentialsChanged)),
-      db
-        .update(users)
-        .set(changes)
-        .where(eq(users.id, userId))
-        .returning({ ...publicColumns, sessionVersion: users.sessionVersion }),
+    const results = await d1.batch<Record<string, unknown>>([
+      d1.prepare(cancelResets.sql).bind(...cancelResets.params),
+      ...notices,
+      d1.prepare(update.sql).bind(...update.params),
     ]);
+    const row = results.at(-1)?.results[0] as UpdatedRow | undefined;
     if (!row) throw unauthorized();
-    const { sessionVersion, ...user } = row;
-    return { user, newSessionVersion: input.password ? sessionVersion : null };
+    mailer.enqueue(results.slice(1, -1).flatMap((result) => result.results.map((mail) => mail.id as number)));
+    const { session_version: sessionVersion, ...updated } = row;
+    return { user: updated, newSessionVersion: input.password ? sessionVersion : null };
   } catch (error) {
     if (constraintFailure(error) === "unique") throw conflict(EMAIL_TAKEN);
     throw error;

@@ -6,10 +6,11 @@ import { redactResetToken, type BankDetails, type RenderedMail } from "~/lib/ema
 import { createDb, type Db, schema } from "./db.server";
 
 // The transactional outbox. A change that tells a customer something writes its mail into email_outbox in the same
-// D1 batch as the change (orders.server.ts, password-reset.server.ts); once that batch has committed, the request puts
-// the row ids on the mail queue. The queue consumer (workers/app.ts -> processMailBatch) claims each row, sends it
-// through Cloudflare Email Service (the EMAIL send_email binding) or, with MAIL_MODE other than "send", keeps it, and
-// records the outcome on the row. A row whose id never reached the queue is put on it again by the sweep.
+// D1 batch as the change (orders.server.ts, password-reset.server.ts, auth.server.ts's profile save); once that batch
+// has committed, the request puts the row ids on the mail queue. The queue consumer (workers/app.ts ->
+// processMailBatch) claims each row, sends it through Cloudflare Email Service (the EMAIL send_email binding) or, with
+// MAIL_MODE other than "send", keeps it, and records the outcome on the row. A row whose id never reached the queue is
+// put on it again by the sweep.
 
 const { emailOutbox, orders } = schema;
 
@@ -251,11 +252,13 @@ export interface RetryFacts {
  * PENDING). So a failed "on its way" never reaches the customer after "cancelled", nor a second time after a later
  * "on its way" went out; a failed confirmation never arrives once the payment was confirmed. Never a reset mail: its
  * token was removed from the outbox's copy when it failed (afterDelivery), and the token has expired or soon will; the
- * customer asks for a new link. STILL_TRUE below says the same in SQL; outbox-retry.test.ts runs every combination of
- * facts through both.
+ * customer asks for a new link. Always an account notice (a password or e-mail changed on the profile): it tells of a
+ * change that happened, at the time it names, so it stays true, and the owner must hear of it even late; it has no
+ * order. STILL_TRUE below says the same in SQL; outbox-retry.test.ts runs every combination of facts through both.
  */
 export function retryRefusal(mail: RetryFacts): string | null {
   if (mail.kind === "PASSWORD_RESET") return "its reset link no longer works. The customer can ask for a new one";
+  if (mail.kind === "ACCOUNT_CHANGED") return null;
   if (mail.orderStatusNow === null) return "its order no longer exists";
   const writtenFor = mail.kind === "ORDER_PLACED" ? "PENDING" : mail.announcedStatus;
   if (writtenFor === null) return "it does not record the status it announces";
@@ -275,10 +278,11 @@ const laterStatusMailColumn = sql<boolean>`${LATER_STATUS_MAIL}`.mapWith((value)
  * (Drizzle writes an UPDATE's columns unqualified, and inside the subquery they would name the orders table's).
  */
 const STILL_TRUE = sql`(
-  "email_outbox"."kind" IN ('ORDER_PLACED', 'ORDER_STATUS')
-  AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id"
-    AND "orders"."status" = CASE "email_outbox"."kind" WHEN 'ORDER_PLACED' THEN 'PENDING' ELSE "email_outbox"."order_status" END)
-  AND NOT ${LATER_STATUS_MAIL}
+  "email_outbox"."kind" = 'ACCOUNT_CHANGED'
+  OR ("email_outbox"."kind" IN ('ORDER_PLACED', 'ORDER_STATUS')
+    AND EXISTS (SELECT 1 FROM "orders" WHERE "orders"."id" = "email_outbox"."order_id"
+      AND "orders"."status" = CASE "email_outbox"."kind" WHEN 'ORDER_PLACED' THEN 'PENDING' ELSE "email_outbox"."order_status" END)
+    AND NOT ${LATER_STATUS_MAIL})
 )`;
 
 /** The columns a failed row gets when an admin sends it again: queued, no tries, no error, free for a consumer. */

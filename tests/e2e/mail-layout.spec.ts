@@ -1,7 +1,7 @@
 import { expect, test, type TestInfo } from "@playwright/test";
 import path from "node:path";
 
-import { orderPlacedMail, orderStatusMail, passwordResetMail, type BankDetails } from "../../app/lib/emails.server";
+import { accountChangedMail, orderPlacedMail, orderStatusMail, passwordResetMail, type BankDetails } from "../../app/lib/emails.server";
 
 // The HTML part of each mail, as a phone's mail app shows it: 390 px wide in Chromium. Long unbroken text (a name of
 // one 100-letter word, an address holding a long URL, a long product name) must wrap, not widen the mail past the
@@ -32,6 +32,15 @@ const MAILS = [
   { name: "order-cancelled-after-delivery", html: orderStatusMail(order, "CANCELLED", "DELIVERED").html },
   { name: "order-reopened", html: orderStatusMail(order, "PENDING", "CANCELLED").html },
   { name: "password-reset", html: passwordResetMail({ name: longName, resetUrl: `https://stride.lk/reset-password?token=${"a".repeat(43)}`, validMinutes: 30 }).html },
+  // The account notices: a long site origin in the "Forgot password?" line, a long domain in the masked new address.
+  {
+    name: "account-password-changed",
+    html: accountChangedMail({ name: longName, newEmail: null, passwordChanged: true, changedAt: Date.UTC(2026, 10, 22, 4, 1), siteUrl: `https://${"shop".repeat(20)}.stride.lk` }).html,
+  },
+  {
+    name: "account-email-changed",
+    html: accountChangedMail({ name: longName, newEmail: `nimal@${"mail".repeat(30)}.example.com`, passwordChanged: true, changedAt: Date.UTC(2026, 10, 22, 4, 1), siteUrl: "https://stride.lk" }).html,
+  },
 ];
 
 function screenshotPath(testInfo: TestInfo, file: string): string {

@@ -147,6 +147,41 @@ test("a forgotten password is reset through the link on /admin/outbox: the new p
   await expect(page.getByTestId("reset-link-invalid")).toContainText("This reset link is invalid or has expired.");
 });
 
+test("a customer's new e-mail on /profile: the admin sees the notice to the OLD address on /admin/outbox, the new one masked", async ({ page, browser, baseURL }) => {
+  test.slow();
+  const user = uniqueUser();
+  expect((await page.request.post("/api/auth/register", { data: user })).status()).toBe(201);
+  await gotoHydrated(page, "/login");
+  await logIn(page, user);
+  await expect(page).toHaveURL("/");
+
+  // "moved-e2e-...@stride.test": masked, "mo***@stride.test".
+  const newEmail = `moved-${user.email}`;
+  await gotoHydrated(page, "/profile");
+  await page.getByLabel("Email", { exact: true }).fill(newEmail);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status")).toHaveText("Profile updated successfully.");
+
+  // Kept by the queue's consumer (local mode), read where an admin reads mail: the card sent to the old address.
+  const admin = await adminPage(browser, baseURL!);
+  const card = admin.getByTestId("outbox-mail").filter({ has: admin.getByTestId("mail-to").getByText(user.email, { exact: true }) });
+  await expect(async () => {
+    await admin.goto("/admin/outbox");
+    await expect(card).toHaveAttribute("data-state", "kept", { timeout: 1000 });
+  }).toPass({ timeout: 20_000, intervals: [250, 500, 1000] });
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId("mail-subject")).toHaveText("Your Stride account's e-mail was changed");
+  await expect(card.getByText("Account change notice", { exact: true })).toBeVisible();
+  const text = card.getByTestId("mail-text");
+  await expect(text).toContainText(`Hello ${user.name},`);
+  await expect(text).toContainText("from this address to mo***@stride.test.");
+  await expect(text).toContainText("If it was not you, contact us right away by replying to this e-mail");
+  await expect(text).not.toContainText(newEmail);
+  // Nothing was written to the new address.
+  await expect(admin.getByTestId("mail-to").getByText(newEmail, { exact: true })).toHaveCount(0);
+  await admin.context().close();
+});
+
 /** Opens the page of the outbox's `state` list (newest first) that shows the mail; false when no page does. */
 async function openListingOf(page: Page, id: number, state: string): Promise<boolean> {
   for (let n = 1; n <= 50; n++) {

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 
 import { ORDER_STATUSES } from "~/lib/constants";
-import { escapeHtml, orderPlacedMail, orderStatusMail, passwordResetMail, redactResetToken, STATUS_WORDS, statusWords, type BankDetails } from "~/lib/emails.server";
+import {
+  accountChangedMail,
+  escapeHtml,
+  maskEmail,
+  orderPlacedMail,
+  orderStatusMail,
+  passwordResetMail,
+  redactResetToken,
+  STATUS_WORDS,
+  statusWords,
+  type BankDetails,
+} from "~/lib/emails.server";
 
 const bank: BankDetails = { name: "Commercial Bank", branch: "Colombo 03", accountName: "Stride Footwear", accountNumber: "8001 2345 6789" };
 
@@ -183,5 +194,82 @@ describe("passwordResetMail and redactResetToken", () => {
     expect(html).not.toContain("abc_DEF-123");
     expect(text).toContain("https://stride.lk/reset-password?token=[removed]");
     expect(redactResetToken("no link here")).toBe("no link here");
+  });
+});
+
+describe("maskEmail", () => {
+  it("keeps two characters of the local part (one of a short one) and the domain", () => {
+    expect(maskEmail("nimal.perera@example.com")).toBe("ni***@example.com");
+    expect(maskEmail("nim@example.com")).toBe("ni***@example.com");
+    expect(maskEmail("ni@example.com")).toBe("n***@example.com");
+    expect(maskEmail("n@example.com")).toBe("n***@example.com");
+    expect(maskEmail("no-at-sign")).toBe("n***");
+  });
+});
+
+describe("accountChangedMail", () => {
+  // 2026-11-22 04:01 UTC is 9:31 AM in Colombo (UTC+5:30).
+  const base = { name: "Nimal Perera", changedAt: Date.UTC(2026, 10, 22, 4, 1), siteUrl: "https://stride.lk" };
+  const wrap = "overflow-wrap:anywhere;word-break:break-word";
+
+  it("a new password: says when, that other devices were logged out, and to use 'Forgot password?' and contact the shop", () => {
+    const mail = accountChangedMail({ ...base, newEmail: null, passwordChanged: true });
+    expect(mail.subject).toBe("Your Stride password was changed");
+    expect(mail.text).toBe(
+      [
+        "Hello Nimal Perera,",
+        "",
+        "The password of your Stride account was changed on Nov 22, 2026, 9:31 AM (Sri Lanka time).",
+        "",
+        "Every other device that was logged in to your account has been logged out.",
+        "",
+        "If you made this change, there is nothing more to do.",
+        "",
+        'If it was not you, choose a new password at once with "Forgot password?" at https://stride.lk/forgot-password (that logs out every device again), and contact us by replying to this e-mail.',
+        "",
+        "Thank you for shopping with Stride.",
+        "",
+      ].join("\n"),
+    );
+    expect(mail.html).toContain("<title>Your password was changed</title>");
+    expect(mail.html).toContain('href="https://stride.lk/forgot-password"');
+    expect(mail.html).toContain("Nov 22, 2026, 9:31 AM (Sri Lanka time)");
+  });
+
+  it("a new e-mail: to the old address, the new one masked, and to contact the shop (no reset link can help)", () => {
+    const mail = accountChangedMail({ ...base, newEmail: "nimal.new@example.com", passwordChanged: false });
+    expect(mail.subject).toBe("Your Stride account's e-mail was changed");
+    expect(mail.text).toContain("The e-mail address of your Stride account was changed on Nov 22, 2026, 9:31 AM (Sri Lanka time), from this address to ni***@example.com.\n");
+    expect(mail.text).toContain("This address can no longer log in to the account, nor ask for a password reset link.");
+    expect(mail.text).toContain("If it was not you, contact us right away by replying to this e-mail: this address can no longer ask for a reset link");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).not.toContain("nimal.new");
+      expect(part).not.toMatch(/password was changed|logged out|forgot-password/);
+    }
+  });
+
+  it("both at once: one mail that says both", () => {
+    const mail = accountChangedMail({ ...base, newEmail: "nimal.new@example.com", passwordChanged: true });
+    expect(mail.subject).toBe("Your Stride e-mail and password were changed");
+    expect(mail.text).toContain("from this address to ni***@example.com. Its password was changed at the same time.\n");
+    expect(mail.text).toContain("Every other device that was logged in to your account has been logged out.");
+    expect(mail.html).toContain("<title>Your e-mail and password were changed</title>");
+  });
+
+  it("escapes every value in the HTML, keeps line breaks out of the greeting, and lets long text wrap", () => {
+    const mail = accountChangedMail({
+      ...base,
+      name: `Eve\r\n<script>alert("x")</script>${"N".repeat(100)}`,
+      newEmail: `"<img src=x>"@${"d".repeat(120)}.example.com`,
+      passwordChanged: true,
+      siteUrl: `https://stride.lk/"a"&b`,
+    });
+    expect(mail.html).not.toMatch(/<script|<img/);
+    expect(mail.html).toMatch(new RegExp(`<p style="[^"]*${wrap}[^"]*">Hello Eve &lt;script&gt;alert\\(&quot;x&quot;\\)&lt;/script&gt;N{100},</p>`));
+    expect(mail.html).toMatch(new RegExp(`<p style="[^"]*${wrap}[^"]*">The e-mail address [^<]*&quot;&lt;\\*\\*\\*@d{120}\\.example\\.com\\.`));
+    expect(mail.text).toMatch(/^Hello Eve <script>/);
+    expect(mail.subject).not.toMatch(/Eve|script|img/);
+    const password = accountChangedMail({ ...base, newEmail: null, passwordChanged: true, siteUrl: `https://stride.lk/"a"&b` });
+    expect(password.html).toContain('href="https://stride.lk/&quot;a&quot;&amp;b/forgot-password"');
   });
 });

@@ -1,16 +1,17 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { tag } from "./catalogue-helpers";
-import { call, postForm, testEnv } from "./helpers";
+import { apiJson, call, postForm, testEnv, uniqueEmail } from "./helpers";
 import { type Account, newAdmin, newCustomer, placeOrder, product } from "./order-helpers";
-import { mailRow, mailRows } from "./outbox-helpers";
-import { ORDER_STATUSES } from "../../app/lib/constants";
+import { insertMail, insertOrder, mailRow, mailRows } from "./outbox-helpers";
+import { MAIL_KINDS, ORDER_STATUSES, type OrderStatus } from "../../app/lib/constants";
 import { createDb, schema } from "../../app/services/db.server";
 import { listOrderMails, outboxValues, retryAllFailedMail, retryFailedMail, retryRefusal } from "../../app/services/outbox.server";
 
 // "Send again" and "Send all failed mail again" on /admin/outbox send a failed order mail only while it is still true
 // and still the last word: no status mail about its order written since, and the order still in the status the mail
-// was written for (a confirmation: PENDING). The mails are the real ones the shop writes (an order placed, its status changed through the API); the
+// was written for (a confirmation: PENDING); an account notice always. The mails are the real ones the shop writes (an
+// order placed, its status changed through the API); the
 // failure is what the consumer leaves after five refused sends (state failed). In its own file: the storage holds no
 // other mail, so "Send all"'s counts are exact.
 
@@ -265,5 +266,85 @@ describe("'Send all failed mail again'", () => {
     expect(html).not.toContain('data-testid="retry-all"');
     const again = await (await retryAll()).text();
     expect(again).toContain("No failed mail is queued again. 2 failed mails skipped: no longer true of their orders (each card says why).");
+  });
+});
+
+describe("a failed account notice (a password or e-mail changed on the profile)", () => {
+  /** The notice a real profile save writes (a new e-mail, through PUT /api/auth/me), failed as the consumer leaves it. */
+  async function failedNotice(): Promise<number> {
+    const account = await newCustomer("Notice Reader");
+    const response = await apiJson("PUT", "/api/auth/me", { name: account.name, email: uniqueEmail("moved"), address: account.address, phone: account.phone }, account.auth);
+    expect(response.status).toBe(200);
+    const notice = await vi.waitFor(
+      async () => {
+        const [row] = await mailRows("kind = 'ACCOUNT_CHANGED' AND user_id = ?", account.id);
+        expect(row?.state).toBe("kept");
+        return row;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    expect(notice).toMatchObject({ order_id: null, order_status: null, to_address: account.email });
+    return fail(notice.id);
+  }
+
+  it("has no order and is still sent again: the card offers it under its kind, the press queues it, the consumer delivers it", async () => {
+    const id = await failedNotice();
+    const card = await failedCard(id);
+    expect(card).toContain("Account change notice");
+    expect(card).toContain('data-testid="mail-retry"');
+    expect(card).not.toContain('data-testid="mail-no-retry"');
+    const response = await retry(id);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`Mail #${id} is queued again.`);
+    await vi.waitFor(async () => expect(await mailRow(id)).toMatchObject({ state: "kept", attempts: 1, last_error: null }), { timeout: 15_000, interval: 100 });
+  });
+
+  it("'Send all' queues it beside the order mails still true, and skips only those no longer true", async () => {
+    await clearFailed();
+    const notice = await failedNotice();
+    const movedOn = await newOrder();
+    await moveTo(movedOn, "SHIPPED");
+    const stale = await fail((await newestMail(movedOn, "ORDER_STATUS")).id);
+    await moveTo(movedOn, "CANCELLED");
+    const { sent, queue } = recordingQueue();
+    expect(await retryAllFailedMail(createDb(testEnv.DB), queue)).toEqual({ queued: 1, skipped: 1 });
+    expect(sent).toEqual([notice]);
+    expect(await mailRow(notice)).toMatchObject({ state: "queued", attempts: 0, last_error: null });
+    expect(await mailRow(stale)).toMatchObject({ state: "failed", attempts: 5 });
+  });
+});
+
+describe("the rule the page shows (retryRefusal) and the UPDATE that re-queues (STILL_TRUE) agree", () => {
+  it("for every kind of mail: with no order, an order that still has the mail's status, one moved on, one cancelled", async () => {
+    const situations: { order: OrderStatus | null; announced: OrderStatus | null }[] = [
+      { order: null, announced: null },
+      { order: "SHIPPED", announced: "SHIPPED" },
+      { order: "PENDING", announced: "SHIPPED" },
+      { order: "CANCELLED", announced: null },
+    ];
+    const offered: Record<string, boolean[]> = {};
+    for (const kind of MAIL_KINDS) {
+      offered[kind] = [];
+      for (const { order, announced } of situations) {
+        const id = await insertMail({ kind, state: "failed", attempts: 5, order_id: order && (await insertOrder(order)), order_status: announced });
+        // The page: a "Send again" button or the reason why not (retryRefusal on the row and its order as read).
+        const card = await failedCard(id);
+        const onPage = card.includes('data-testid="mail-retry"');
+        expect(onPage || card.includes('data-testid="mail-no-retry"')).toBe(true);
+        expect(retryRefusal({ kind, announcedStatus: announced, orderStatusNow: order, laterStatusMail: false }) === null).toBe(onPage);
+        // The press: the UPDATE's own condition.
+        const { sent, queue } = recordingQueue();
+        const result = await retryFailedMail(createDb(testEnv.DB), queue, id);
+        expect(result.ok, `${kind}, order ${order}, announcing ${announced}`).toBe(onPage);
+        expect(sent).toEqual(onPage ? [id] : []);
+        offered[kind].push(onPage);
+      }
+    }
+    expect(offered).toEqual({
+      ORDER_PLACED: [false, false, true, false],
+      ORDER_STATUS: [false, true, false, false],
+      PASSWORD_RESET: [false, false, false, false],
+      ACCOUNT_CHANGED: [true, true, true, true],
+    });
   });
 });

@@ -26,6 +26,7 @@ const KIND_LABELS: Record<MailKind, string> = {
   ORDER_PLACED: "Order confirmation",
   ORDER_STATUS: "Order status",
   PASSWORD_RESET: "Password reset",
+  ACCOUNT_CHANGED: "Account change notice",
 };
 
 /** A page number from the URL: anything but 1 to MAX_PAGE is the first page. */

@@ -67,7 +67,7 @@ export const authApi = apiResource("/api/auth", {
     body: profileSchema,
     responses: { 200: { description: "The updated user", schema: userSchema }, 400: errors[400], 401: errors[401], 409: { description: "E-mail already registered" } },
     handler: async ({ request, context, user, body }) => {
-      const { user: updated, newSessionVersion } = await updateProfile(context.db, user.id, body);
+      const { user: updated, newSessionVersion } = await updateProfile(context.db, user, body, mailerFor(request, context));
       if (newSessionVersion === null) return json(updated);
       const token = await issueToken(user.id, newSessionVersion, context.cloudflare.env.JWT_SECRET);
       const headers = new Headers({ [NEW_TOKEN_HEADER]: token });
