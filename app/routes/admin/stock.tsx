@@ -1,7 +1,7 @@
-import type { ReactNode } from "react";
 import { Link, useLoaderData, useLocation } from "react-router";
 
 import { AppLink } from "~/components/AppLink";
+import { DetailCell } from "~/components/DetailCell";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
 import { StockBadge } from "~/components/StockBadge";
@@ -66,18 +66,6 @@ function CategoryFilter({ active, counts }: { active: Category | null; counts: R
   );
 }
 
-/** A detail cell: a column of the table on a wide screen, a labelled line of the size's card on a phone. */
-function Cell({ label, className = "", children }: { label: string; className?: string; children: ReactNode }) {
-  return (
-    <td role="cell" className={className}>
-      <span aria-hidden="true" className="cell-label">
-        {label}
-      </span>
-      {children}
-    </td>
-  );
-}
-
 export default function AdminStockPage() {
   const { sizes, paging, counts, category, dropped, error } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -128,11 +116,11 @@ export default function AdminStockPage() {
                       {size.productName}
                     </Link>
                   </th>
-                  <Cell label="Brand">{size.brand}</Cell>
-                  <Cell label="Category">{size.category}</Cell>
-                  <Cell label="Size" className="md:whitespace-nowrap">
+                  <DetailCell label="Brand">{size.brand}</DetailCell>
+                  <DetailCell label="Category">{size.category}</DetailCell>
+                  <DetailCell label="Size" className="md:whitespace-nowrap">
                     {size.sizeLabel}
-                  </Cell>
+                  </DetailCell>
                   <td role="cell" data-aside="" className="md:whitespace-nowrap">
                     <StockBadge stock={size.stockQuantity} />
                   </td>

@@ -1,6 +1,6 @@
-import type { ReactNode } from "react";
 import { Form, Link, useLoaderData, useLocation } from "react-router";
 
+import { DetailCell } from "~/components/DetailCell";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
 import type { Role } from "~/lib/constants";
@@ -46,18 +46,6 @@ function RoleBadge({ role }: { role: Role }) {
 }
 
 const dash = <span className="text-slate-400 dark:text-slate-500">—</span>;
-
-/** A detail cell: a column of the table on a wide screen, a labelled line of the user's card on a phone. */
-function UserCell({ label, className, children }: { label: string; className: string; children: ReactNode }) {
-  return (
-    <td role="cell" className={className}>
-      <span aria-hidden="true" className="cell-label">
-        {label}
-      </span>
-      {children}
-    </td>
-  );
-}
 
 export default function AdminUsersPage() {
   const { users, paging, roles, q, dropped, error } = useLoaderData<typeof loader>();
@@ -124,15 +112,15 @@ export default function AdminUsersPage() {
                   <th role="rowheader" scope="row">
                     {user.name}
                   </th>
-                  <UserCell label="Email" className="break-all">
+                  <DetailCell label="Email" className="break-all">
                     {user.email}
-                  </UserCell>
-                  <UserCell label="Phone" className="tabular-nums md:whitespace-nowrap">
+                  </DetailCell>
+                  <DetailCell label="Phone" className="tabular-nums md:whitespace-nowrap">
                     {user.phone || dash}
-                  </UserCell>
-                  <UserCell label="Address" className="whitespace-pre-line md:max-w-xs">
+                  </DetailCell>
+                  <DetailCell label="Address" className="whitespace-pre-line md:max-w-xs">
                     {user.address || dash}
-                  </UserCell>
+                  </DetailCell>
                   <td role="cell" data-aside="">
                     <RoleBadge role={user.role} />
                   </td>
