@@ -1,9 +1,9 @@
 import { Link, useLoaderData, useLocation } from "react-router";
 
 import { AppLink } from "~/components/AppLink";
-import { DetailCell } from "~/components/DetailCell";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
+import { DetailCell, RecordTable } from "~/components/RecordTable";
 import { StockBadge } from "~/components/StockBadge";
 import { CATEGORIES, type Category } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
@@ -93,42 +93,26 @@ export default function AdminStockPage() {
           {paging && paging.page > 1 && paging.total > 0 ? "No sizes on this page" : `Every ${category ? `${category} ` : ""}size has more than ${LOW_STOCK} units.`}
         </p>
       ) : (
-        // The users list's table (record-table in app.css): on a phone each row becomes a small card, its stock at the
-        // top right. The explicit roles keep it a table for screen readers once its display changes.
-        <div className="card mt-6 md:overflow-x-auto">
-          <table role="table" className="record-table" data-testid="stock-table">
-            <caption className="sr-only">{`${what} with ${LOW_STOCK} units or fewer, the emptiest first`}</caption>
-            <thead role="rowgroup">
-              <tr role="row">
-                {["Product", "Brand", "Category", "Size", "Stock"].map((heading) => (
-                  <th key={heading} role="columnheader" scope="col">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {sizes.map((size) => (
-                <tr key={size.sizeId} role="row" data-testid="stock-row" data-size-id={size.sizeId}>
-                  <th role="rowheader" scope="row">
-                    {/* To the product's update form, where its sizes' stock is edited (as the dashboard's rows do). */}
-                    <Link to={`/product/update/${size.productId}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
-                      {size.productName}
-                    </Link>
-                  </th>
-                  <DetailCell label="Brand">{size.brand}</DetailCell>
-                  <DetailCell label="Category">{size.category}</DetailCell>
-                  <DetailCell label="Size" className="md:whitespace-nowrap">
-                    {size.sizeLabel}
-                  </DetailCell>
-                  <td role="cell" data-aside="" className="md:whitespace-nowrap">
-                    <StockBadge stock={size.stockQuantity} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable caption={`${what} with ${LOW_STOCK} units or fewer, the emptiest first`} headings={["Product", "Brand", "Category", "Size", "Stock"]} testId="stock-table">
+          {sizes.map((size) => (
+            <tr key={size.sizeId} role="row" data-testid="stock-row" data-size-id={size.sizeId}>
+              <th role="rowheader" scope="row">
+                {/* To the product's update form, where its sizes' stock is edited (as the dashboard's rows do). */}
+                <Link to={`/product/update/${size.productId}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  {size.productName}
+                </Link>
+              </th>
+              <DetailCell label="Brand">{size.brand}</DetailCell>
+              <DetailCell label="Category">{size.category}</DetailCell>
+              <DetailCell label="Size" className="md:whitespace-nowrap">
+                {size.sizeLabel}
+              </DetailCell>
+              <td role="cell" data-aside="" className="md:whitespace-nowrap">
+                <StockBadge stock={size.stockQuantity} />
+              </td>
+            </tr>
+          ))}
+        </RecordTable>
       )}
       {paging && (
         <Pagination page={paging.page} pageCount={Math.max(1, Math.ceil(paging.total / paging.pageSize))} hasMore={paging.hasMore} search={new URLSearchParams(location.search)} />

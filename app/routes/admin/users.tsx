@@ -1,8 +1,8 @@
 import { Form, Link, useLoaderData, useLocation } from "react-router";
 
-import { DetailCell } from "~/components/DetailCell";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Pagination } from "~/components/Pagination";
+import { DetailCell, RecordTable } from "~/components/RecordTable";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
 import { cheapPage, userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
@@ -92,43 +92,27 @@ export default function AdminUsersPage() {
           {q ? "No users match this search" : paging && paging.page > 1 ? "No users on this page" : "No users yet"}
         </p>
       ) : (
-        // One table at every width (record-table in app.css): on a phone each row becomes a small card. The explicit
-        // roles keep it a table for screen readers, which some browsers stop doing once a table's display changes.
-        <div className="card mt-6 md:overflow-x-auto">
-          <table role="table" className="record-table" data-testid="users-table">
-            <caption className="sr-only">{q ? "Users matching the search" : "All users"}</caption>
-            <thead role="rowgroup">
-              <tr role="row">
-                {["Name", "Email", "Phone", "Address", "Role"].map((heading) => (
-                  <th key={heading} role="columnheader" scope="col">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {users.map((user) => (
-                <tr key={user.id} role="row">
-                  <th role="rowheader" scope="row">
-                    {user.name}
-                  </th>
-                  <DetailCell label="Email" className="break-all">
-                    {user.email}
-                  </DetailCell>
-                  <DetailCell label="Phone" className="tabular-nums md:whitespace-nowrap">
-                    {user.phone || dash}
-                  </DetailCell>
-                  <DetailCell label="Address" className="whitespace-pre-line md:max-w-xs">
-                    {user.address || dash}
-                  </DetailCell>
-                  <td role="cell" data-aside="">
-                    <RoleBadge role={user.role} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable caption={q ? "Users matching the search" : "All users"} headings={["Name", "Email", "Phone", "Address", "Role"]} testId="users-table">
+          {users.map((user) => (
+            <tr key={user.id} role="row">
+              <th role="rowheader" scope="row">
+                {user.name}
+              </th>
+              <DetailCell label="Email" className="break-all">
+                {user.email}
+              </DetailCell>
+              <DetailCell label="Phone" className="tabular-nums md:whitespace-nowrap">
+                {user.phone || dash}
+              </DetailCell>
+              <DetailCell label="Address" className="whitespace-pre-line md:max-w-xs">
+                {user.address || dash}
+              </DetailCell>
+              <td role="cell" data-aside="">
+                <RoleBadge role={user.role} />
+              </td>
+            </tr>
+          ))}
+        </RecordTable>
       )}
       {paging && (
         <Pagination
