@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
 import { encodePng } from "../../scripts/images/png";
-import { DEMO_ADMIN, gotoHydrated, uniqueUser } from "./helpers";
+import { DEMO_ADMIN, gotoHydrated, SCREENSHOT_VIEWPORTS, uniqueUser } from "./helpers";
 import { hasExif, jpegDimensions, jpegSegments, withExif } from "./photo-helpers";
 
 // The checkout's bank slip prepared in the browser before it is sent (app/lib/prepare-picture.ts, BANK_SLIP_PICTURE):
@@ -244,12 +244,7 @@ test("a PDF slip over 10 MB is still refused with SPEC's message; a PNG photo ov
   }
 });
 
-const VIEWPORTS = [
-  { label: "1280", viewport: { width: 1280, height: 900 }, isMobile: false, hasTouch: false },
-  { label: "390", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-] as const;
-
-for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
+for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
   test.describe(`screenshots ${label}`, () => {
     test.use({ viewport, isMobile, hasTouch });
     for (const theme of ["light", "dark"] as const) {

@@ -60,3 +60,9 @@ export function pngFromPixels(width: number, height: number, colorAt: (x: number
   }
   return Buffer.from(encodePng(width, height, rgba));
 }
+
+/** The widths a changed screen is looked at in: a desktop and a phone (label: the width, for screenshot names). */
+export const SCREENSHOT_VIEWPORTS = [
+  { label: "1280", viewport: { width: 1280, height: 900 }, isMobile: false, hasTouch: false },
+  { label: "390", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+] as const;

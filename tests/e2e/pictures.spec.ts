@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
 import { logInAs } from "./admin-helpers";
-import { gotoHydrated, pngFromPixels, waitForHydration } from "./helpers";
+import { gotoHydrated, pngFromPixels, SCREENSHOT_VIEWPORTS, waitForHydration } from "./helpers";
 
 // Pictures in Chromium: the product page's gallery (thumbnails, arrow keys, swipe, and without JavaScript), the admin
 // adding several pictures and ordering them; screenshots of the gallery and the forms, light and dark, 1280 and 390
@@ -145,12 +145,7 @@ test("the admin adds a product with several pictures, then reorders, describes a
   }
 });
 
-const VIEWPORTS = [
-  { label: "1280", viewport: { width: 1280, height: 900 }, isMobile: false, hasTouch: false },
-  { label: "390", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-] as const;
-
-for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
+for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
   test.describe(`screenshots ${label}`, () => {
     test.use({ viewport, isMobile, hasTouch });
     for (const theme of ["light", "dark"] as const) {

@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 
 import { encodePng } from "../../scripts/images/png";
 import { logInAs } from "./admin-helpers";
-import { gotoHydrated } from "./helpers";
+import { gotoHydrated, SCREENSHOT_VIEWPORTS } from "./helpers";
 import { hasExif, jpegDimensions, jpegSegments, withExif } from "./photo-helpers";
 
 // Pictures prepared in the browser before the product forms send them (app/lib/prepare-picture.ts): a phone photo
@@ -238,12 +238,7 @@ test("a PDF is still refused with today's message, in the form and by the server
   expect(found).toEqual([]);
 });
 
-const VIEWPORTS = [
-  { label: "1280", viewport: { width: 1280, height: 900 }, isMobile: false, hasTouch: false },
-  { label: "390", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-] as const;
-
-for (const { label, viewport, isMobile, hasTouch } of VIEWPORTS) {
+for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
   test.describe(`screenshots ${label}`, () => {
     test.use({ viewport, isMobile, hasTouch });
     for (const theme of ["light", "dark"] as const) {
