@@ -4,7 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
-import { reactChunkCache } from "./scripts/react-chunk-cache.ts";
+import { reactTextWriter } from "./scripts/react-text-writer.ts";
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -25,7 +25,7 @@ export default defineConfig(({ command }) => ({
     cloudflare({ viteEnvironment: { name: "ssr" }, config: command === "serve" ? (config) => ({ vars: { ...config.vars, MAIL_MODE: "keep" } }) : undefined }),
     tailwindcss(),
     reactRouter(),
-    reactChunkCache(),
+    reactTextWriter(),
   ],
   resolve: {
     alias: [{ find: /^~\//, replacement: `${path("./app")}/` }, ...(command === "build" ? reactRouterProductionBuild : [])],
