@@ -1,18 +1,21 @@
 import { AppLink } from "./AppLink";
 
+/** The address of a page of the listing, the rest of the query kept (the first page has no `page`). */
+export function pageHref(search: URLSearchParams, target: number): string {
+  const params = new URLSearchParams(search);
+  if (target === 1) params.delete("page");
+  else params.set("page", String(target));
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
 /**
  * Page links that keep the rest of the query (category, sort, filters, keyword). Without a page count (a listing that
  * is not counted, such as a price range), Previous and Next only, Next while `hasMore`.
  */
 export function Pagination({ page, pageCount, hasMore = false, search }: { page: number; pageCount: number | null; hasMore?: boolean; search: URLSearchParams }) {
   if (pageCount === null ? page <= 1 && !hasMore : pageCount <= 1) return null;
-  const href = (target: number) => {
-    const params = new URLSearchParams(search);
-    if (target === 1) params.delete("page");
-    else params.set("page", String(target));
-    const query = params.toString();
-    return query ? `?${query}` : "?";
-  };
+  const href = (target: number) => pageHref(search, target);
   const last = pageCount ?? page;
   const around = [page - 2, page - 1, page, page + 1, page + 2].filter((n) => n >= 1 && n <= last);
   // Uncounted: the pages up to this one, but no last page to link to.

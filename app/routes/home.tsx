@@ -3,7 +3,8 @@ import { Form, isRouteErrorResponse, redirect, useLoaderData, useNavigation, use
 
 import { AppLink } from "~/components/AppLink";
 import { Filters } from "~/components/Filters";
-import { Pagination } from "~/components/Pagination";
+import { DepthNote, PastDepth } from "~/components/DepthNote";
+import { Pagination, pageHref } from "~/components/Pagination";
 import { ProductsLoadError } from "~/components/ErrorPage";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
@@ -39,6 +40,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     // null with a size or a price range, which are not counted: the pages then go by Previous and Next.
     pageCount: page.total === null ? null : Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
     hasMore: page.hasMore,
+    depthReached: page.depthReached,
     total: page.total,
     filters,
     sizes: filterSizes(category),
@@ -94,7 +96,7 @@ function SortControl({ sort }: { sort: Sort }) {
 }
 
 export default function Home() {
-  const { products, category, sort, page, pageCount, hasMore, total, filters, sizes, brands, problems } = useLoaderData<typeof loader>();
+  const { products, category, sort, page, pageCount, hasMore, depthReached, total, filters, sizes, brands, problems } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/";
@@ -147,6 +149,8 @@ export default function Home() {
         )}
         {products.length ? (
           <ProductGrid products={products} />
+        ) : depthReached ? (
+          <PastDepth firstPage={pageHref(searchParams, 1)} />
         ) : (
           <EmptyState title="No Products Available">
             {activeFilterCount(filters) > 0 ? (
@@ -163,6 +167,7 @@ export default function Home() {
           </EmptyState>
         )}
       </div>
+      {depthReached && products.length > 0 && <DepthNote />}
       <Pagination page={page} pageCount={pageCount} hasMore={hasMore} search={searchParams} />
       {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
       <Toast

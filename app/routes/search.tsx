@@ -1,7 +1,8 @@
 import { Link, redirect, useLoaderData, useSearchParams } from "react-router";
 
 import { Filters } from "~/components/Filters";
-import { Pagination } from "~/components/Pagination";
+import { DepthNote, PastDepth } from "~/components/DepthNote";
+import { Pagination, pageHref } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, compactListingUrl, withoutFilters } from "~/lib/catalogue-filters";
@@ -19,15 +20,15 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
   const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
   // Without a keyword no filter is shown, so no brands are read.
-  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, filters: {}, brands: [] as string[], problems };
+  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, depthReached: false, filters: {}, brands: [] as string[], problems };
   const { keyword, page = 1, size, brand, minPrice, maxPrice } = query;
   const filters = { size, brand, minPrice, maxPrice };
-  const { items, hasMore, brands = [] } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters, withBrands: true }, PRODUCT_CARD);
-  return { keyword, products: items, page, hasMore, filters, brands, problems };
+  const { items, hasMore, depthReached, brands = [] } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters, withBrands: true }, PRODUCT_CARD);
+  return { keyword, products: items, page, hasMore, depthReached, filters, brands, problems };
 }
 
 export default function SearchPage() {
-  const { keyword, products, page, hasMore, filters, brands, problems } = useLoaderData<typeof loader>();
+  const { keyword, products, page, hasMore, depthReached, filters, brands, problems } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
@@ -39,6 +40,8 @@ export default function SearchPage() {
       <div className="mt-6">
         {products.length ? (
           <ProductGrid products={products} />
+        ) : depthReached ? (
+          <PastDepth search firstPage={pageHref(searchParams, 1)} />
         ) : (
           <EmptyState title={keyword ? NO_MATCH : "Type a shoe name, brand or category in the search box"}>
             {activeFilterCount(filters) > 0 ? (
@@ -53,6 +56,7 @@ export default function SearchPage() {
           </EmptyState>
         )}
       </div>
+      {depthReached && products.length > 0 && <DepthNote search />}
       {/* The keyword and filters stay; the search is never counted, so Previous and Next. */}
       <Pagination page={page} pageCount={null} hasMore={hasMore} search={searchParams} />
     </div>

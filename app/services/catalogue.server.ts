@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL, type SQLWr
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 
-import { isCountable, type CatalogueFilters } from "~/lib/catalogue-filters";
+import { isCountable, pastUncountedDepth, type CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category } from "~/lib/constants";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { badRequest, notFound } from "~/lib/http";
@@ -121,6 +121,8 @@ export interface Page<T> {
   /** null when the filters are not countable from the kept totals (a price range): then `hasMore` says what follows. */
   total: number | null;
   hasMore: boolean;
+  /** A listing without a total stops here, at UNCOUNTED_DEPTH, though more products may match. */
+  depthReached: boolean;
   page: number;
   pageSize: number;
   /** The brands the listing's filter offers (its category's, A to Z), when asked for with `withBrands`. */
@@ -169,16 +171,17 @@ export async function listProducts<View>(
     const { results, brands } = await firstRead<[Rows, Array<{ total: number }>]>(db, listing, brandsOf);
     const [rows, [count]] = results;
     const total = count?.total ?? 0;
-    return { items: (rows as never[]).map(shape.toView), total, hasMore: page * size < total, page, pageSize: size, brands };
+    return { items: (rows as never[]).map(shape.toView), total, hasMore: page * size < total, depthReached: false, page, pageSize: size, brands };
   }
   const uncounted = (rows: Rows, brands: string[] | undefined) => ({
     items: (rows as never[]).slice(0, size).map(shape.toView),
     total: null,
-    hasMore: rows.length > size,
+    ...whatFollows(rows.length > size, page, size),
     page,
     pageSize: size,
     brands,
   });
+  if (pastUncountedDepth(page, size)) return uncounted([], withBrands ? await readBrands(db, category) : undefined);
   // Uncounted (a size or a price range): one id more than the page tells whether another page follows.
   // 1. Walk the sort's index, checking each product, but no further than a bound: the page is usually full long before.
   const sortedByPrice = sort.startsWith("price");
@@ -207,6 +210,18 @@ export async function listProducts<View>(
         ? [sizeMatches(filters.size!), ...filterConditions({ ...filters, size: undefined })]
         : filterConditions(filters, { sortedByPrice });
   return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)), brands);
+}
+
+/** After a page of a listing without a total: whether another page follows, or the listing stops at its depth. */
+function whatFollows(moreMatch: boolean, page: number, size: number): { hasMore: boolean; depthReached: boolean } {
+  const pastHere = pastUncountedDepth(page, size);
+  const nextPast = pastUncountedDepth(page + 1, size);
+  return { hasMore: moreMatch && !nextPast, depthReached: pastHere || (moreMatch && nextPast) };
+}
+
+/** The brands a listing's filter offers, alone: for a page answered without reading its products. */
+async function readBrands(db: Db, category: Category | undefined): Promise<string[]> {
+  return (await readTogether(db, { brands: brandsPlan(db, category) })).brands;
 }
 
 /**
@@ -261,9 +276,10 @@ export async function searchProducts<View>(
     withBrands = false,
   }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean },
   shape: ProductShape<View>,
-): Promise<{ items: View[]; hasMore: boolean; brands?: string[] }> {
+): Promise<{ items: View[]; hasMore: boolean; depthReached: boolean; brands?: string[] }> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
+  if (pastUncountedDepth(page, size)) return { items: [], ...whatFollows(false, page, size), brands: withBrands ? await readBrands(db, undefined) : undefined };
   const filtered = filterConditions(filters);
   let matching: ReadQuery;
   if ([...keyword].length >= TRIGRAM) {
@@ -290,7 +306,7 @@ export async function searchProducts<View>(
     results: [rows],
     brands,
   } = await firstRead<[Record<string, unknown>[]]>(db, [matching], withBrands ? {} : null);
-  return { items: rows.slice(0, size).map(shape.toView), hasMore: rows.length > size, brands };
+  return { items: rows.slice(0, size).map(shape.toView), ...whatFollows(rows.length > size, page, size), brands };
 }
 
 /** The product with all its pictures (`images`) as a plan (readTogether); null when there is no such product. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { apiResource, endpoint, json } from "~/lib/api.server";
+import { UNCOUNTED_DEPTH } from "~/lib/catalogue-filters";
 import { apiProductSchema, listQuerySchema, searchQuerySchema } from "~/lib/schemas/product";
 import { API_PRODUCT, listProducts, searchProducts, UNPAGED_LIMIT } from "~/services/catalogue.server";
 import { pagingHeaders } from "./paging.server";
@@ -9,7 +10,7 @@ const products = { description: "Products, newest first, each with its sizes", s
 
 export const productsApi = apiResource("/api/products", {
   "GET /": endpoint({
-    summary: `The catalogue, newest first, optionally by category, size (a size label such as "EU 42", exactly: products with that size in stock), brand (exact; an unknown brand gives []) and price range (minPrice and maxPrice in rupees, inclusive). With page, that page alone, with X-Total-Count (left out with a size or a price range, which are not counted) and a Link header (rel="next") while more pages follow; without, the first ${UNPAGED_LIMIT}.`,
+    summary: `The catalogue, newest first, optionally by category, size (a size label such as "EU 42", exactly: products with that size in stock), brand (exact; an unknown brand gives []) and price range (minPrice and maxPrice in rupees, inclusive). With page, that page alone, with X-Total-Count (left out with a size or a price range, which are not counted) and a Link header (rel="next") while more pages follow; without, the first ${UNPAGED_LIMIT}. A size or a price range lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is [] (and the page before has no rel="next").`,
     auth: "none",
     query: listQuerySchema,
     responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad size (empty, over 20 characters, control characters), brand or price range (minPrice above maxPrice, negative, not a number)" } },
@@ -31,7 +32,7 @@ export const productsApi = apiResource("/api/products", {
     },
   }),
   "GET /search": endpoint({
-    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page.`,
+    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page. A search lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is [].`,
     auth: "none",
     query: searchQuerySchema,
     responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad size, brand or price range" } },
