@@ -118,9 +118,10 @@ export const productSizes = sqliteTable(
     // The size filter (catalogue-filters.server.ts): "has this size in stock" for each product a page walks, answered
     // from the index alone, and only sizes in stock are in it.
     index("product_sizes_in_stock_idx").on(t.productId, t.label).where(sql`${t.stockQuantity} > 0`),
-    // The same sizes by label (migrations/0011): which products have a size in stock, for a size so rare that walking
-    // a listing's sort index for it would read most of the listing (see selectiveFilter in catalogue-filters.server.ts).
-    index("product_sizes_label_in_stock_idx").on(t.label, t.productId).where(sql`${t.stockQuantity} > 0`),
+    // The same sizes by label, then category (migrations/0019): which products have a size in stock, in the whole
+    // catalogue or in one category, for a size so rare there that walking a listing's sort index for it would read most
+    // of the listing (see selectiveFilter in catalogue-filters.server.ts).
+    index("product_sizes_label_category_in_stock_idx").on(t.label, t.category, t.productId).where(sql`${t.stockQuantity} > 0`),
     check("product_sizes_stock_check", sql`${t.stockQuantity} >= 0`),
   ],
 );

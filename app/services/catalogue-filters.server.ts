@@ -68,9 +68,9 @@ export const SELECTIVE_BELOW = 1_500;
 /**
  * Which filter of an uncounted listing is selective (SELECTIVE_BELOW), found by counting its matches in its own index
  * and stopping at the threshold: the price range, counted exactly for this listing in the (category, brand, price)
- * indexes; else the size, counted over the whole catalogue in product_sizes_label_in_stock_idx (a size common
- * elsewhere may still be rare in this listing: that walk is not bounded, see README "Filters at scale"). null when
- * neither is.
+ * indexes; else the size, counted in the listing's category (or the whole catalogue) in
+ * product_sizes_label_category_in_stock_idx, so a size common elsewhere but rare in this category (Kids in EU 42) is
+ * read from there too. null when neither is.
  */
 export async function selectiveFilter(db: Db, category: Category | undefined, filters: CatalogueFilters): Promise<"price" | "size" | null> {
   if (filters.minPrice !== undefined || filters.maxPrice !== undefined) {
@@ -84,17 +84,24 @@ export async function selectiveFilter(db: Db, category: Category | undefined, fi
     if (probe.n < SELECTIVE_BELOW) return "price";
   }
   if (filters.size !== undefined) {
-    const probe = await db.get<{ n: number }>(
-      sql`select count(*) as n from (select 1 from product_sizes indexed by product_sizes_label_in_stock_idx where label = ${filters.size} and stock_quantity > 0 limit ${SELECTIVE_BELOW})`,
-    );
+    const probe = await db.get<{ n: number }>(sql`select count(*) as n from (select 1 from ${sizesInStock(filters.size, category)} limit ${SELECTIVE_BELOW})`);
     if (probe.n < SELECTIVE_BELOW) return "size";
   }
   return null;
 }
 
-/** Products with the size in stock, from the label's side: every one of them (fewer than SELECTIVE_BELOW). */
-export function sizeMatches(size: string): SQL {
-  return sql`${products.id} in (select product_id from product_sizes indexed by product_sizes_label_in_stock_idx where label = ${size} and stock_quantity > 0)`;
+/**
+ * The sizes in stock with this label (and in this category), from the label's side: the FROM and WHERE of a query.
+ * INDEXED BY, as for the walk's lookups: it fails loudly should the index be missing.
+ */
+function sizesInStock(size: string, category: Category | undefined): SQL {
+  const inCategory = category === undefined ? sql`` : sql` and category = ${category}`;
+  return sql`product_sizes indexed by product_sizes_label_category_in_stock_idx where label = ${size}${inCategory} and stock_quantity > 0`;
+}
+
+/** Products with the size in stock (in the category), from the label's side: every one of them (fewer than SELECTIVE_BELOW). */
+export function sizeMatches(size: string, category: Category | undefined): SQL {
+  return sql`${products.id} in (select product_id from ${sizesInStock(size, category)})`;
 }
 
 /**

@@ -203,13 +203,15 @@ export async function listProducts<View>(
   // 2. The walk came back short: the listing ends there, or the filters are sparse. A filter with few matches lists
   // them from its own index (all of them, then sorted); otherwise they are dense enough to walk for, unbounded.
   const selective = await selectiveFilter(db, category, filters);
-  const conditions =
+  const where =
     selective === "price"
-      ? filterConditions(filters, { sortedByPrice: true }) // the real price column, so its range is the price index's
+      ? and(inCategory, ...filterConditions(filters, { sortedByPrice: true })) // the real price column: the price index's range
       : selective === "size"
-        ? [sizeMatches(filters.size!), ...filterConditions({ ...filters, size: undefined })]
-        : filterConditions(filters, { sortedByPrice });
-  return uncounted(await pageOf(pageIdsOf(and(inCategory, ...conditions), size + 1)), brands);
+        ? // The sizes' own copy of the category (migrations/0017) stands for the products': given both, SQLite walks
+          // the category's index for the few matches instead of reading them by id.
+          and(sizeMatches(filters.size!, category), ...filterConditions({ ...filters, size: undefined }))
+        : and(inCategory, ...filterConditions(filters, { sortedByPrice }));
+  return uncounted(await pageOf(pageIdsOf(where, size + 1)), brands);
 }
 
 /** After a page of a listing without a total: whether another page follows, or the listing stops at its depth. */

@@ -185,7 +185,7 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
     }
   });
 
-  it("a size hardly any product has: a bounded walk, then its products from product_sizes_label_in_stock_idx", async () => {
+  it("a size hardly any product has: a bounded walk, then its products from product_sizes_label_category_in_stock_idx", async () => {
     // 30 products with an EU 47 in stock, among 100,000: the walk for them read the whole release index before.
     await testEnv.DB.prepare("INSERT INTO product_sizes (product_id, label, position, stock_quantity) SELECT id, 'EU 47', 99, 2 FROM products WHERE id % 3001 = 0 AND category IN ('Gents', 'Ladies')").run();
     const expected = await testEnv.DB.prepare("SELECT p.id FROM products p JOIN product_sizes s ON s.product_id = p.id AND s.label = 'EU 47' AND s.stock_quantity > 0 ORDER BY p.release_date DESC, p.id DESC").all<{ id: number }>();
@@ -195,8 +195,8 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
       expect(statements).toHaveLength(3);
       const [walk, probe, matches] = statements;
       expect(walk.plan.some((line) => /^CO-ROUTINE walk$/.test(line)), walk.plan.join("\n")).toBe(true);
-      expect(probe.plan.some((line) => line.includes("product_sizes_label_in_stock_idx (label=?)")), probe.plan.join("\n")).toBe(true);
-      expect(matches.plan.some((line) => line.includes("product_sizes_label_in_stock_idx (label=?)")), matches.plan.join("\n")).toBe(true);
+      expect(probe.plan.some((line) => line.includes("product_sizes_label_category_in_stock_idx (label=?)")), probe.plan.join("\n")).toBe(true);
+      expect(matches.plan.some((line) => line.includes("product_sizes_label_category_in_stock_idx (label=?)")), matches.plan.join("\n")).toBe(true);
       expect(matches.plan.some((line) => /^SCAN products/.test(line)), matches.plan.join("\n")).toBe(false);
       const total = statements.reduce((sum, statement) => sum + statement.rowsRead, 0);
       expect(total).toBeLessThanOrEqual(2 * (500 + 4 * 25) + 4 * 200);
@@ -206,6 +206,27 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
     expect(page.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
     expect(page.hasMore).toBe(false);
     expect((await listProducts(recordingDb, { category: "Kids", sort: "name", filters: { size: "EU 47" } }, PRODUCT_CARD)).items).toEqual([]);
+  });
+
+  it("a size common elsewhere but rare in the category (Kids in EU 42) is read from the category's sizes, not by walking it", async () => {
+    // Kids sizes stop at EU 35: no Kids product has an EU 42, then a dozen have one. Gents have tens of thousands.
+    for (const added of [0, 12]) {
+      if (added) await testEnv.DB.prepare(`INSERT INTO product_sizes (product_id, label, position, stock_quantity) SELECT id, 'EU 42', 98, 1 FROM products WHERE category = 'Kids' ORDER BY id LIMIT ${added}`).run();
+      const expected = await testEnv.DB.prepare("SELECT p.id FROM products p JOIN product_sizes s ON s.product_id = p.id AND s.label = 'EU 42' AND s.stock_quantity > 0 WHERE p.category = 'Kids' ORDER BY p.name, p.id").all<{ id: number }>();
+      expect(expected.results).toHaveLength(added);
+      const statements = await list("Kids", "name", { size: "EU 42" });
+      expect(statements).toHaveLength(3);
+      const [, probe, matches] = statements;
+      for (const statement of [probe, matches]) {
+        expect(statement.plan.some((line) => line.includes("product_sizes_label_category_in_stock_idx (label=? AND category=?)")), statement.plan.join("\n")).toBe(true);
+      }
+      const total = statements.reduce((sum, statement) => sum + statement.rowsRead, 0);
+      // The bounded walk (500 + 4 a row) and the dozen: before, the walk went through all 25,000 Kids.
+      expect(total).toBeLessThanOrEqual(2 * (500 + 4 * 25) + 4 * 50);
+      console.log(`Kids in EU 42 (${added} in stock), by name: ${total} rows read (${statements.map((st) => st.rowsRead).join(" + ")})`);
+      const page = await listProducts(recordingDb, { category: "Kids", sort: "name", pageSize: 100, filters: { size: "EU 42" } }, PRODUCT_CARD);
+      expect(page.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
+    }
   });
 
   it("the page holds only products with the size in stock", async () => {

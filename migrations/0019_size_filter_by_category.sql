@@ -1,0 +1,2 @@
+DROP INDEX `product_sizes_label_in_stock_idx`;--> statement-breakpoint
+CREATE INDEX `product_sizes_label_category_in_stock_idx` ON `product_sizes` (`label`,`category`,`product_id`) WHERE "product_sizes"."stock_quantity" > 0;
