@@ -3,7 +3,7 @@ import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { discardUnreadBody } from "../app/lib/api.server";
-import { forgetExpiredEndedSessions } from "../app/services/auth.server";
+import { forgetExpiredEndedSessions, forgetOldAttempts } from "../app/services/auth.server";
 import { compactSearchIndex } from "../app/services/catalogue.server";
 import { createDb, type Db } from "../app/services/db.server";
 import { processMailBatch, sweepOutbox } from "../app/services/outbox.server";
@@ -176,12 +176,14 @@ export default {
   },
 
   // The cron triggers (wrangler.jsonc "triggers"): every five minutes, queued mails whose queue message was lost go on
-  // the queue again; every night, the search index is compacted and the ended sessions of expired tokens forgotten.
+  // the queue again; every night, the search index is compacted, and the ended sessions of expired tokens and the
+  // counted attempts older than a day are forgotten.
   async scheduled(controller, env) {
     const db = createDb(env.DB);
     if (controller.cron === NIGHTLY_CRON) {
       await compactSearchIndex(db);
       await forgetExpiredEndedSessions(db);
+      await forgetOldAttempts(db);
     } else await sweepOutbox(db, env.MAIL_QUEUE);
   },
 } satisfies ExportedHandler<Env>;

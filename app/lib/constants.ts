@@ -23,6 +23,11 @@ export type Sort = (typeof SORTS)[number];
 
 export const PHONE_DIGITS = 10;
 export const PASSWORD_MIN = 6;
+/**
+ * The longest e-mail address (RFC 5321's 254 characters): checked before anything is stored or looked up, so no request
+ * can make the shop keep a long string (a forgot-password or login attempt is counted under its e-mail).
+ */
+export const EMAIL_MAX = 254;
 
 export const THEMES = ["light-theme", "dark-theme"] as const;
 export type Theme = (typeof THEMES)[number];

@@ -98,6 +98,17 @@ export async function forgetExpiredEndedSessions(db: Db, now = Date.now()): Prom
   await db.delete(endedSessions).where(lt(endedSessions.expiresAt, Math.floor(now / 1000)));
 }
 
+/**
+ * How long a counted attempt (a login, a reset asked for) is kept: a day, longer than any RateLimit's window. A key's
+ * old attempts are dropped when it is tried again; the nightly cron drops those of keys never tried again, which would
+ * otherwise stay for good (each new e-mail tried is a row).
+ */
+export const ATTEMPTS_KEPT_MS = 24 * 60 * 60 * 1000;
+
+export async function forgetOldAttempts(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(loginAttempts).where(lt(loginAttempts.attemptedAt, now - ATTEMPTS_KEPT_MS));
+}
+
 /** Ends every session of a user; the new session version (for a fresh token), or null when there is no such user. */
 export async function endAllSessions(db: Db, userId: number): Promise<number | null> {
   const [row] = await endAllSessionsStatement(db, userId);

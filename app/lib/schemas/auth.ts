@@ -1,12 +1,18 @@
 import { typeError, z } from "../zod";
-import { PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
+import { EMAIL_MAX, PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 
 // One shape per input, shared by the forms, the screen actions, the API routes and the OpenAPI document.
 
 /** SPEC §8: a login refused, whatever the reason. */
 export const INVALID_CREDENTIALS = "Invalid email or password.";
 const requiredText = (message: string) => z.string().trim().min(1, message);
-const email = z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Please enter a valid email address"));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Email is required")
+  .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+  .pipe(z.email("Please enter a valid email address"));
 const phoneText = z.string({ error: typeError("Phone number is required", "Phone number must be text, such as \"0771234567\"") }).trim();
 const PHONE_MESSAGE = `Phone number must be exactly ${PHONE_DIGITS} digits`;
 const phone = phoneText.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), PHONE_MESSAGE);

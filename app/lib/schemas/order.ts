@@ -1,6 +1,6 @@
 import { typeError, z } from "../zod";
 
-import { ORDER_STATUSES } from "../constants";
+import { EMAIL_MAX, ORDER_STATUSES } from "../constants";
 import { rupeesToCents } from "../format";
 
 export const ORDER_MAX_LINES = 50;
@@ -12,8 +12,8 @@ export const checkoutCustomerSchema = z.object({
     .string({ error: typeError("Please enter your email", "Email must be text") })
     .trim()
     .min(1, "Please enter your email")
-    .pipe(z.email("Please enter a valid email address"))
-    .pipe(z.string().max(254)),
+    .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+    .pipe(z.email("Please enter a valid email address")),
   customerPhone: z
     .string({ error: typeError("Please enter your phone number", "Phone number must be text, such as \"0771234567\"") })
     .trim()
