@@ -1,6 +1,6 @@
 import { z } from "../zod";
 
-import { CATEGORIES, type Category, type OrderStatus } from "../constants";
+import { ADMIN_SEARCH_MAX, CATEGORIES, type Category, type OrderStatus } from "../constants";
 import { orderStatusSchema } from "./order";
 
 // The back office's lists (issue 16): /admin/orders, /admin/users and their API calls take the same parameters.
@@ -8,7 +8,6 @@ import { orderStatusSchema } from "./order";
 
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_MAX_PAGE_SIZE = 100;
-export const ADMIN_SEARCH_MAX = 100;
 
 const positiveInt = (name: string, max = 1_000_000) =>
   z
