@@ -22,6 +22,8 @@ export const SORTS = ["newest", "price-asc", "price-desc", "name"] as const;
 export type Sort = (typeof SORTS)[number];
 
 export const PHONE_DIGITS = 10;
+/** The longest search (q) the back office's lists take. */
+export const ADMIN_SEARCH_MAX = 100;
 export const PASSWORD_MIN = 6;
 /**
  * The longest e-mail address (RFC 5321's 254 characters): checked before anything is stored or looked up, so no request

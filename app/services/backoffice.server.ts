@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 
 import type { OrderFilters } from "~/lib/schemas/backoffice";
 import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
@@ -28,7 +29,7 @@ export interface ListPage<T> {
 
 /** Counted at most this far (or ten pages past the one shown, if further): enough for the page links around it. */
 const COUNT_FLOOR = 1_000;
-const countLimit = (page: number, pageSize: number) => Math.max(COUNT_FLOOR, (page + 10) * pageSize);
+export const countLimit = (page: number, pageSize: number) => Math.max(COUNT_FLOOR, (page + 10) * pageSize);
 
 /**
  * A page read cheap enough to start beside the admin check (requireAdminWhileReading): within the first thousand
@@ -115,13 +116,16 @@ function orderConditions({ status, q, from, to }: OrderFilters): SQL | undefined
 
 const NEWEST_FIRST = [desc(orders.createdAt), desc(orders.id)];
 
-/** At most `limit` + 1 rows of `where` counted: exact below the limit, "more than" at it. */
-function countUpTo(db: Db, table: typeof orders | typeof users, where: SQL | undefined, limit: number) {
-  const matching = db.select({ one: sql`1` }).from(table).where(where).limit(limit + 1);
-  return db.select({ total: sql<number>`count(*)` }).from(matching.as("matching"));
+/**
+ * At most `limit` + 1 of the rows `matching` selects counted: exact below the limit, "more than" at it. `matching`
+ * selects what an index that answers its WHERE holds (a constant, an id), so that index answers it alone.
+ */
+export function countUpTo(db: Db, matching: SQLiteSelect, limit: number) {
+  return db.select({ total: sql<number>`count(*)` }).from(matching.limit(limit + 1).as("matching"));
 }
 
-function pageOf<T>(items: T[], counted: number, exact: boolean, limit: number, page: number, pageSize: number): ListPage<T> {
+/** A list's page with its total: the count as far as countUpTo went, or (`exact`) a kept count. */
+export function pageOf<T>(items: T[], counted: number, exact: boolean, limit: number, page: number, pageSize: number): ListPage<T> {
   const totalExact = exact || counted <= limit;
   const total = totalExact ? counted : limit;
   return { items, total, totalExact, hasMore: page * pageSize < counted, page, pageSize };
@@ -217,7 +221,7 @@ export async function listOrdersPage<Item>(db: Db, filters: OrderFilters, page: 
   const limit = countLimit(page, size);
   const count = countable
     ? db.select({ total: orderCounts.orderCount }).from(orderCounts).where(eq(orderCounts.status, filters.status ?? ""))
-    : countUpTo(db, orders, where, limit);
+    : countUpTo(db, db.select({ one: sql`1` }).from(orders).where(where).$dynamic(), limit);
   if (filters.q) {
     const matches: ReadPlan<[Array<{ id: number }>, Array<{ total: number }>]> = { statements: [pageIds, count], assemble: (results) => results as never };
     const {
@@ -293,7 +297,7 @@ export function usersPagePlan(db: Db, filters: { q?: string }, page: number, pag
   const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
   const where = filters.q ? userSearch(filters.q) : undefined;
   const limit = countLimit(page, size);
-  const count = filters.q ? countUpTo(db, users, where, limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
+  const count = filters.q ? countUpTo(db, db.select({ one: sql`1` }).from(users).where(where).$dynamic(), limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
   const rows = db
     .select(publicColumns)
     .from(users)

@@ -11,7 +11,7 @@ import { SEARCH_INDEX_COMPACTION_STEP, SEARCH_INDEX_COMPACTION_STEPS } from "~/l
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
-import { type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
+import { containsPattern, type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizesPlan, sizeUpdates } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, versionBase, type PictureChanges, type ServedImage } from "./product-images.server";
 
@@ -233,11 +233,6 @@ async function readBrands(db: Db, category: Category | undefined): Promise<strin
  */
 const WALK_MIN = 500;
 const WALK_PER_ROW = 4;
-
-/** LIKE with its wildcards escaped: `%` and `_` in a keyword are ordinary characters. */
-function containsPattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Every upper/lower-case spelling of a short keyword (at most 4 for 2 characters): SQLite's LIKE ignores case only

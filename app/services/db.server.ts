@@ -117,3 +117,8 @@ export function constraintFailure(error: unknown): ConstraintFailure | null {
 
 /** Whether a failed D1 statement or batch was aborted by a trigger's `RAISE(ABORT, '<tag>: ...')`. */
 export const abortedByTrigger = (error: unknown, tag: string): boolean => failureText(error).includes(`${tag}:`);
+
+/** A LIKE pattern for text containing `keyword`, its wildcards escaped (`ESCAPE '\\'`): `%` and `_` in it are ordinary characters. */
+export function containsPattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

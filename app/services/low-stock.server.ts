@@ -1,16 +1,18 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 
 import { CATEGORIES, type Category } from "~/lib/constants";
-import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
+import { ADMIN_MAX_PAGE_SIZE, type LowStockFilters } from "~/lib/schemas/backoffice";
 import { LOW_STOCK } from "~/lib/sizes";
-import { type ListPage } from "./backoffice.server";
-import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
+import { countLimit, countUpTo, pageOf, type ListPage } from "./backoffice.server";
+import { containsPattern, type Db, type ReadPlan, readTogether, schema } from "./db.server";
 
 // The sizes running out (LOW_STOCK units or fewer), for the dashboard's dozen and /admin/stock's pages. A page's ids
 // are read from the partial index product_sizes_low_stock_idx (or, for one category, product_sizes_low_stock_category_idx:
 // each size carries its product's category, copied by the triggers of migrations/0017) in the list's order, from the
-// index alone, then only those sizes and their products; the totals are the rows low_stock_counts keeps. README "The
-// back office at scale" has the query plans.
+// index alone, then only those sizes and their products; the totals are the rows low_stock_counts keeps. A search (q)
+// walks the same index in the same order, each entry joined to its product by primary key for the name and brand, so
+// it reads the low sizes (the few a shop has), never the catalogue; it is counted only so far (countUpTo), as the
+// orders' and users' searches are. README "The back office at scale" has the query plans.
 
 const { productSizes, products, lowStockCounts } = schema;
 
@@ -34,15 +36,34 @@ const isLow: SQL = sql`${productSizes.stockQuantity} <= ${sql.raw(String(LOW_STO
 const EMPTIEST_FIRST = [asc(productSizes.stockQuantity), asc(productSizes.productId), asc(productSizes.position)];
 
 /**
- * A page of the low-stock sizes, of one category or all, as a plan (readTogether): the page and its kept total in one
- * batch. A deep page walks its offset through the index (entries, no rows).
+ * Every word of q in the product's name or brand, anywhere in it, ASCII letters in any case (SQLite's LIKE). One
+ * pattern a word, matched against the name and the brand joined by a newline, which no word holds (q has no control
+ * characters): a search of 100 characters binds at most 50 values, where D1 allows 100 a statement.
  */
-export function lowStockPagePlan(db: Db, filters: { category?: Category }, page: number, pageSize: number): ReadPlan<ListPage<LowStockSize>> {
+function nameOrBrandContains(q: string): SQL {
+  const words = new Set(q.split(/\s+/).filter(Boolean));
+  return and(...[...words].map((word) => sql`(${products.name} || char(10) || ${products.brand}) LIKE ${containsPattern(word)} ESCAPE '\\'`))!;
+}
+
+/**
+ * The ids of the filters' low sizes, from the partial index of their category or of all. With q, each size is joined
+ * to its product (only then: a page without q must not read a product for each size it walks past).
+ */
+function lowSizeIds(db: Db, { category, q }: LowStockFilters) {
+  const where = and(isLow, category ? eq(productSizes.category, category) : undefined);
+  const query = db.select({ id: productSizes.id }).from(productSizes).$dynamic();
+  return q ? query.innerJoin(products, eq(products.id, productSizes.productId)).where(and(where, nameOrBrandContains(q))) : query.where(where);
+}
+
+/**
+ * A page of the low-stock sizes, of one category or all, as a plan (readTogether): the page and its total in one
+ * batch, the kept count or (q) the matches counted up to countLimit. A deep page walks its offset through the index
+ * (entries, no rows; a search's, each entry's product too).
+ */
+export function lowStockPagePlan(db: Db, filters: LowStockFilters, page: number, pageSize: number): ReadPlan<ListPage<LowStockSize>> {
   const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
-  const pageIds = db
-    .select({ id: productSizes.id })
-    .from(productSizes)
-    .where(and(isLow, filters.category ? eq(productSizes.category, filters.category) : undefined))
+  const limit = countLimit(page, size);
+  const pageIds = lowSizeIds(db, filters)
     .orderBy(...EMPTIEST_FIRST)
     .limit(size)
     .offset((page - 1) * size);
@@ -61,18 +82,16 @@ export function lowStockPagePlan(db: Db, filters: { category?: Category }, page:
     .innerJoin(products, eq(products.id, productSizes.productId))
     .where(inArray(productSizes.id, pageIds))
     .orderBy(...EMPTIEST_FIRST);
-  const total = db.select({ total: lowStockCounts.sizeCount }).from(lowStockCounts).where(eq(lowStockCounts.category, filters.category ?? ""));
+  const total = filters.q
+    ? countUpTo(db, lowSizeIds(db, filters), limit)
+    : db.select({ total: lowStockCounts.sizeCount }).from(lowStockCounts).where(eq(lowStockCounts.category, filters.category ?? ""));
   return {
     statements: [rows, total],
-    assemble: ([found, counted]) => {
-      const items = found as LowStockSize[];
-      const count = (counted as Array<{ total: number }>)[0]?.total ?? 0;
-      return { items, total: count, totalExact: true, hasMore: page * size < count, page, pageSize: size };
-    },
+    assemble: ([found, counted]) => pageOf(found as LowStockSize[], (counted as Array<{ total: number }>)[0]?.total ?? 0, !filters.q, limit, page, size),
   };
 }
 
-export async function listLowStockPage(db: Db, filters: { category?: Category }, page: number, pageSize: number): Promise<ListPage<LowStockSize>> {
+export async function listLowStockPage(db: Db, filters: LowStockFilters, page: number, pageSize: number): Promise<ListPage<LowStockSize>> {
   return (await readTogether(db, { list: lowStockPagePlan(db, filters, page, pageSize) })).list;
 }
 

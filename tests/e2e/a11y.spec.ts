@@ -202,6 +202,7 @@ const SCREENS: Screen[] = [
   { name: "admin orders", as: "admin", open: (page) => gotoHydrated(page, "/admin/orders") },
   { name: "admin outbox", as: "admin", open: (page) => gotoHydrated(page, "/admin/outbox") },
   { name: "admin stock", as: "admin", open: (page) => gotoHydrated(page, "/admin/stock?category=Kids") },
+  { name: "admin stock, searched", as: "admin", open: (page) => gotoHydrated(page, "/admin/stock?category=Gents&q=boot") },
   {
     name: "admin Manage dialog",
     as: "admin",

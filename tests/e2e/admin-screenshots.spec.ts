@@ -41,6 +41,7 @@ const SCREENS = () => [
   { name: "orders-more", path: "/admin/orders?status=DELIVERED", heading: "Orders" },
   { name: "stock", path: "/admin/stock", heading: "Low stock" },
   { name: "stock-kids-page-2", path: "/admin/stock?category=Kids&page=2", heading: "Low stock" },
+  { name: "stock-search", path: "/admin/stock?category=Gents&q=boot", heading: "Low stock" },
 ];
 
 function screenshotPath(testInfo: TestInfo, file: string): string {

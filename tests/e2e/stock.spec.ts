@@ -1,11 +1,20 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 import { logInAs } from "./admin-helpers";
 import { gotoHydrated, pngFromPixels } from "./helpers";
 
 // The low-stock sizes in a real browser: from the dashboard's "See all N" to /admin/stock, a second page, a category,
-// and a row to its product's form, where the admin restocks it. Other tests change stock meanwhile, so this one only
-// asserts what those changes cannot move: the pages are disjoint, a category holds its own, and its own product's row.
+// a search, and a row to its product's form, where the admin restocks it. Other tests change stock meanwhile, so these
+// only assert what those changes cannot move: the pages are disjoint, a category holds its own, and its own product's rows.
+
+/** A product of this test's own (other tests skip "E2E" products), with a picture, through the API; its id. */
+async function createProduct(page: Page, product: Record<string, unknown>): Promise<number> {
+  const created = await page.request.post("/api/product", {
+    multipart: { product: JSON.stringify(product), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [40, 90, 160]) } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { id: number }).id;
+}
 
 test("the admin follows 'See all' from the dashboard, pages the low-stock sizes, picks a category and opens a row's product form", async ({ page }) => {
   await logInAs(page);
@@ -13,11 +22,7 @@ test("the admin follows 'See all' from the dashboard, pages the low-stock sizes,
   // Twelve sold-out sizes of its own (other tests skip "E2E" products), so the list surely runs past one page.
   const sizes = Array.from({ length: 12 }, (_, i) => ({ label: `EU ${24 + i}`, stockQuantity: 0 }));
   const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 2500, category: "Kids", stockQuantity: 0, releaseDate: "2026-01-01", productAvailable: true, sizes };
-  const created = await page.request.post("/api/product", {
-    multipart: { product: JSON.stringify(product), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [40, 90, 160]) } },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: number };
+  const id = await createProduct(page, product);
   try {
     await gotoHydrated(page, "/admin/dashboard");
     const seeAll = page.getByRole("link", { name: /^See all [\d,]+ low-stock sizes/ });
@@ -58,6 +63,63 @@ test("the admin follows 'See all' from the dashboard, pages the low-stock sizes,
     await expect(page.getByRole("heading", { level: 1, name: "Update Product" })).toBeVisible();
     await expect(page.getByLabel("Size 1", { exact: true })).toHaveValue("EU 24");
     await expect(page.getByLabel("Stock of size 1", { exact: true })).toHaveValue("0");
+  } finally {
+    await page.request.delete(`/api/product/${id}`);
+  }
+});
+
+test("the admin searches the low-stock sizes for one product, keeps the search across categories, clears it and opens the product's form", async ({ page }) => {
+  await logInAs(page);
+  const word = `srch${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const name = `E2E Stock Search ${word}`;
+  // One low size (1 left) and one that is not (5 left).
+  const sizes = [
+    { label: "EU 41", stockQuantity: 1 },
+    { label: "EU 42", stockQuantity: 5 },
+  ];
+  const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 2500, category: "Gents", stockQuantity: 6, releaseDate: "2026-01-01", productAvailable: true, sizes };
+  const id = await createProduct(page, product);
+  try {
+    await gotoHydrated(page, "/admin/stock");
+    const search = page.getByRole("search", { name: "Search low-stock sizes" });
+    const rows = page.getByTestId("stock-row");
+    // Typed in capitals: the search ignores case.
+    await search.getByRole("searchbox", { name: "Search" }).fill(word.toUpperCase());
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(`/admin/stock?q=${word.toUpperCase()}`);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(name);
+    await expect(rows.first()).toContainText("EU 41");
+    await expect(rows.first()).toContainText("1 left");
+    await expect(page.getByTestId("stock-count")).toContainText(`1 size matching “${word.toUpperCase()}”`);
+
+    // A category keeps the search: its own category holds the row, another none, and says what was searched.
+    const categories = page.getByRole("navigation", { name: "Filter sizes by category" });
+    await categories.getByRole("link", { name: "Gents", exact: true }).click();
+    await expect(page).toHaveURL(`/admin/stock?category=Gents&q=${word.toUpperCase()}`);
+    await expect(rows).toHaveCount(1);
+    await categories.getByRole("link", { name: "Kids", exact: true }).click();
+    await expect(page).toHaveURL(`/admin/stock?category=Kids&q=${word.toUpperCase()}`);
+    await expect(rows).toHaveCount(0);
+    await expect(page.getByText(`No Kids size with 3 units or fewer matches “${word.toUpperCase()}”.`)).toBeVisible();
+
+    // Clear: the category without the search, and an empty box.
+    await search.getByRole("link", { name: "Clear" }).click();
+    await expect(page).toHaveURL("/admin/stock?category=Kids");
+    await expect(search.getByRole("searchbox", { name: "Search" })).toHaveValue("");
+    await expect(search.getByRole("link", { name: "Clear" })).toHaveCount(0);
+
+    // Searched within All again, by two words of the name, and on to the product's form.
+    await categories.getByRole("link", { name: /^All/ }).click();
+    await search.getByRole("searchbox", { name: "Search" }).fill(`search ${word}`);
+    await search.getByRole("searchbox", { name: "Search" }).press("Enter");
+    await expect(page).toHaveURL(`/admin/stock?q=search+${word}`);
+    await expect(rows).toHaveCount(1);
+    await rows.first().getByRole("link", { name }).click();
+    await expect(page).toHaveURL(`/product/update/${id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Update Product" })).toBeVisible();
+    await expect(page.getByLabel("Size 1", { exact: true })).toHaveValue("EU 41");
+    await expect(page.getByLabel("Stock of size 1", { exact: true })).toHaveValue("1");
   } finally {
     await page.request.delete(`/api/product/${id}`);
   }

@@ -188,6 +188,122 @@ describe("the list", () => {
   });
 });
 
+describe("the search (q): the sizes of the products whose name or brand holds the words", () => {
+  /** The sizes of these products, in the list's order (D1's low sizes, the ground truth). */
+  const sizesOf = async (...products: ApiProduct[]) => (await lowSizesInD1()).filter((id) => products.some((product) => product.sizes.some((size) => size.id === id)));
+  const searchForm = (html: string) => /<form[^>]*role="search"[^>]*aria-label="Search low-stock sizes"[\s\S]*?<\/form>/.exec(html)?.[0] ?? "";
+  /** What the search box holds. */
+  const searchBox = (html: string) => /<input id="stock-q"[^>]*name="q" value="([^"]*)"/.exec(searchForm(html))?.[1];
+
+  it("a word of the name, any case: only that product's low sizes, counted, in the list's order", async () => {
+    for (const q of ["Oxford", "oxford", "OXFORD", `oxford ${t}`]) {
+      const html = await screenHtml(`/admin/stock?${new URLSearchParams({ q })}`, admin.cookie);
+      expect(rowsOf(html).map((row) => row.sizeId), q).toEqual(await sizesOf(gents));
+      expect(visibleText(html), q).toContain(`2 sizes matching “${q}” with 3 units or fewer`);
+    }
+  });
+
+  it("the brand, any case; each word in the name or the brand, and every word must match", async () => {
+    expect((await stockPage("/admin/stock?q=sigiri")).map((row) => row.sizeId)).toEqual(await sizesOf(kids));
+    expect((await stockPage("/admin/stock?q=LANKA+leather")).map((row) => row.sizeId)).toEqual(await sizesOf(gents));
+    // "mule" in the name, "coral" in the brand: the same product.
+    expect((await stockPage("/admin/stock?q=mule+Coral")).map((row) => row.sizeId)).toEqual(await sizesOf(ladies));
+    // Words of two products: none holds both.
+    expect(await stockPage("/admin/stock?q=mule+palmyra")).toEqual([]);
+    // One word across the name and the brand is no match ("Bay" and "Stock" are not one word "baystock").
+    expect(await stockPage(`/admin/stock?q=${t}coral`)).toEqual([]);
+  });
+
+  it("no match: the empty state names the search (LIKE's wildcards are plain characters)", async () => {
+    for (const q of ["zebra", "%", "_", "oxford%"]) {
+      const response = await call(`/admin/stock?${new URLSearchParams({ q })}`, { headers: { Cookie: admin.cookie } });
+      expect(response.status, q).toBe(200);
+      const html = await response.text();
+      expect(rowsOf(html), q).toEqual([]);
+      expect(visibleText(html), q).toContain(`No size with 3 units or fewer matches “${q}”.`);
+      expect(visibleText(html), q).toContain(`0 sizes matching “${q}”`);
+    }
+  });
+
+  it("with a category: the search within it; the category links keep the search (without counts), the form keeps the category", async () => {
+    const html = await screenHtml(`/admin/stock?category=Kids&q=${t}`, admin.cookie);
+    expect(rowsOf(html).map((row) => row.sizeId)).toEqual(await sizesOf(kids));
+    expect(visibleText(html)).toContain(`12 sizes matching “${t}” in Kids with 3 units or fewer`);
+    const nav = /<nav aria-label="Filter sizes by category"[\s\S]*?<\/nav>/.exec(html)![0];
+    expect(nav).toMatch(new RegExp(`<a href="/admin/stock\\?category=Kids&amp;q=${t}"[^>]*aria-current="page"[^>]*>Kids</a>`));
+    expect(nav).toMatch(new RegExp(`<a href="/admin/stock\\?q=${t}"[^>]*>All</a>`));
+    expect(nav).toMatch(new RegExp(`<a href="/admin/stock\\?category=Gents&amp;q=${t}"[^>]*>Gents</a>`));
+    // The kept counts are of every low size, not of the search's: left off while searching.
+    expect(nav).not.toContain("sr-only");
+    const form = searchForm(html);
+    expect(form).toContain('<input type="hidden" name="category" value="Kids"/>');
+    expect(searchBox(html)).toBe(t);
+    // A new search starts on page 1: the form sends no page.
+    expect(form).not.toContain('name="page"');
+    // Clear: the category, without the search.
+    expect(form).toMatch(/<a[^>]*href="\/admin\/stock\?category=Kids"[^>]*>Clear<\/a>/);
+    expect(searchForm(await screenHtml("/admin/stock?q=oxford", admin.cookie))).toMatch(/<a[^>]*href="\/admin\/stock"[^>]*>Clear<\/a>/);
+    expect(searchForm(await screenHtml("/admin/stock", admin.cookie))).not.toContain("Clear");
+
+    expect(await stockPage("/admin/stock?category=Kids&q=oxford")).toEqual([]);
+    expect(visibleText(await screenHtml("/admin/stock?category=Kids&q=oxford", admin.cookie))).toContain("No Kids size with 3 units or fewer matches “oxford”.");
+  });
+
+  it("is paged like the list: the page links keep the search and the category", async () => {
+    const all = await sizesOf(gents, kids, ladies, belt);
+    const first = await screenHtml(`/admin/stock?q=${t}`, admin.cookie);
+    expect(rowsOf(first).map((row) => row.sizeId)).toEqual(all.slice(0, 20));
+    expect(visibleText(first)).toContain(`23 sizes matching “${t}”`);
+    expect(first).toContain(`href="?q=${t}&amp;page=2"`);
+    expect((await stockPage(`/admin/stock?q=${t}&page=2`)).map((row) => row.sizeId)).toEqual(all.slice(20));
+
+    const kidsPage = await screenHtml("/admin/stock?category=Kids&q=sigiri&pageSize=5&page=2", admin.cookie);
+    expect(rowsOf(kidsPage).map((row) => row.sizeId)).toEqual((await sizesOf(kids)).slice(5, 10));
+    expect(kidsPage).toContain('href="?category=Kids&amp;q=sigiri&amp;pageSize=5&amp;page=3"');
+    expect(kidsPage).toContain('href="?category=Kids&amp;q=sigiri&amp;pageSize=5"');
+  });
+
+  it("a bad q (too long, control characters) is dropped and named, the rest kept: never a 500", async () => {
+    const everything = await lowSizesInD1();
+    const cases: Array<[string, string]> = [
+      [`q=${"x".repeat(101)}`, "q must be at most 100 characters"],
+      ["q=ox%00ford", "q must not contain control characters"],
+      ["q=ox%0Aford", "q must not contain control characters"],
+      ["q=ox%1Bford", "q must not contain control characters"],
+    ];
+    for (const [query, message] of cases) {
+      const response = await call(`/admin/stock?${query}`, { headers: { Cookie: admin.cookie } });
+      expect(response.status, query).toBe(200);
+      const html = await response.text();
+      expect(visibleText(html), query).toContain(`Some of the filters were ignored: ${message}.`);
+      expect(rowsOf(html).map((row) => row.sizeId), query).toEqual(everything.slice(0, 20));
+      // Dropped, so not searched: the box is empty and there is nothing to clear.
+      expect(searchBox(html), query).toBe("");
+      expect(searchForm(html), query).not.toContain("Clear");
+    }
+    const kept = await screenHtml(`/admin/stock?category=Ladies&q=${"x".repeat(101)}`, admin.cookie);
+    expect(rowsOf(kept).map((row) => row.sizeId)).toEqual(await lowSizesInD1("Ladies"));
+    const goodSearch = await screenHtml("/admin/stock?q=oxford&page=0", admin.cookie);
+    expect(visibleText(goodSearch)).toContain("page must be at least 1");
+    expect(rowsOf(goodSearch).map((row) => row.sizeId)).toEqual(await sizesOf(gents));
+    // Blank or spaces only: no search at all.
+    expect((await stockPage("/admin/stock?q=+++")).map((row) => row.sizeId)).toEqual(everything.slice(0, 20));
+  });
+
+  it("a customer or a visitor is still refused, and learns nothing of the search", async () => {
+    const asCustomer = await call("/admin/stock?q=oxford", { headers: { Cookie: customer.cookie } });
+    expect(asCustomer.status).toBe(302);
+    expect(asCustomer.headers.get("Location")).toBe("/");
+    expect(await asCustomer.text()).not.toContain(gents.name);
+    const asVisitor = await call("/admin/stock?q=oxford");
+    expect(asVisitor.status).toBe(302);
+    expect(asVisitor.headers.get("Location")).toBe(`/login?${new URLSearchParams({ redirect: "/admin/stock?q=oxford" })}`);
+    const data = await call("/admin/stock.data?q=oxford", { headers: { Cookie: customer.cookie } });
+    expect([202, 204, 302]).toContain(data.status);
+    expect(await data.text()).not.toContain(gents.name);
+  });
+});
+
 describe("the dashboard's low-stock list", () => {
   it("shows the first 12 of the same list and links to it: 'See all 23'", async () => {
     const html = await screenHtml("/admin/dashboard", admin.cookie);

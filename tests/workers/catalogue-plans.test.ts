@@ -277,4 +277,53 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products and their sizes, a s
     const counted = await testEnv.DB.prepare("SELECT count(*) AS n FROM product_sizes WHERE stock_quantity <= 3").first<{ n: number }>();
     expect((await listLowStockPage(recordingDb, {}, 1, 20)).total).toBe(counted!.n);
   });
+
+  it("a search of the low-stock list walks the same partial index, each size's product by primary key: never a scan of the catalogue", async () => {
+    const show = (statement: { sql: string; plan: string[]; rowsRead: number }) => `${statement.sql}\n${statement.plan.join("\n")}\nrows read: ${statement.rowsRead}`;
+    const low = (await testEnv.DB.prepare("SELECT count(*) AS n FROM product_sizes WHERE stock_quantity <= 3").first<{ n: number }>())!.n;
+    // Each low size walked past is an index entry and its product: a search reads at most twice the low sizes.
+    const all = 2 * low + 2;
+    const cases: Array<[{ q: string; category?: Category }, number, string, number, number]> = [
+      // A common word (one product in 17, one brand in 13) fills its page within the first few hundred low sizes, and
+      // its count stops at 1,001 matches.
+      [{ q: "lotus" }, 1, "product_sizes_low_stock_idx", 2_000, 40_000],
+      [{ q: "urban trek" }, 1, "product_sizes_low_stock_idx", 2_000, 40_000],
+      [{ q: "Lotus Wedge", category: "Ladies" }, 1, "product_sizes_low_stock_category_idx (category=?", all, all],
+      // A deep page of a search walks its offset through the index and those sizes' products.
+      [{ q: "lotus" }, 30, "product_sizes_low_stock_idx", 25_000, 40_000],
+      // No match: every low size (of the category) and its product, once for the page and once for the count.
+      [{ q: "zzzz" }, 1, "product_sizes_low_stock_idx", all, all],
+      [{ q: "zzzz", category: "Accessories" }, 1, "product_sizes_low_stock_category_idx (category=?", all, all],
+    ];
+    for (const [filters, page, index, rowsMax, countMax] of cases) {
+      const [rows, total] = await statementsOf(() => listLowStockPage(recordingDb, filters, page, 20));
+      for (const [statement, max] of [[rows, rowsMax], [total, countMax]] as const) {
+        const label = `${JSON.stringify(filters)} page ${page}\n${show(statement)}`;
+        expect(statement.plan.some((line) => line.startsWith(`SEARCH product_sizes USING COVERING INDEX ${index}`)), label).toBe(true);
+        expect(statement.plan.some((line) => line === "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)"), label).toBe(true);
+        expect(statement.plan.some((line) => /^SCAN (product_sizes|products)\b/.test(line)), label).toBe(false);
+        expect(statement.rowsRead, label).toBeLessThanOrEqual(max);
+      }
+      // The walk is in the index's order: one sort only, of the page's 20 rows.
+      expect(rows.plan.filter((line) => line.startsWith("USE TEMP B-TREE")).length, show(rows)).toBeLessThanOrEqual(1);
+      expect(total.sql).not.toContain("low_stock_counts");
+      console.log(`low stock, q=${filters.q}${filters.category ? ` in ${filters.category}` : ""} page ${page}: ${rows.rowsRead} + ${total.rowsRead} rows read\n${rows.plan.join("\n")}\n${total.plan.join("\n")}`);
+    }
+    // What it finds is what joining every size to its product finds (each word in the name or the brand), in the list's order.
+    const expected = await testEnv.DB.prepare(
+      `SELECT s.id FROM product_sizes s JOIN products p ON p.id = s.product_id WHERE s.stock_quantity <= 3 AND p.category = 'Ladies'
+       AND (p.name LIKE '%lotus%' OR p.brand LIKE '%lotus%') AND (p.name LIKE '%wedge%' OR p.brand LIKE '%wedge%') ORDER BY s.stock_quantity, s.product_id, s.position`,
+    ).all<{ id: number }>();
+    expect(expected.results.length).toBeGreaterThan(40);
+    expect(expected.results.length).toBeLessThan(1_000);
+    const third = await listLowStockPage(recordingDb, { q: "Lotus Wedge", category: "Ladies" }, 3, 20);
+    expect(third.items.map((item) => item.sizeId)).toEqual(expected.results.slice(40, 60).map((row) => row.id));
+    expect({ total: third.total, totalExact: third.totalExact }).toEqual({ total: expected.results.length, totalExact: true });
+    // A word in thousands of products is counted to 1,000 and said to be more.
+    const brand = await listLowStockPage(recordingDb, { q: "urban trek" }, 1, 20);
+    expect({ total: brand.total, totalExact: brand.totalExact, hasMore: brand.hasMore }).toEqual({ total: 1_000, totalExact: false, hasMore: true });
+    const started = performance.now();
+    await listLowStockPage(recordingDb, { q: "zzzz" }, 1, 20);
+    console.log(`low stock: a search that matches none of the ${low.toLocaleString("en-US")} low sizes took ${Math.round(performance.now() - started)} ms`);
+  });
 });

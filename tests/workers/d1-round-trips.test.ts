@@ -166,6 +166,19 @@ describe("a logged-in page reads D1 once", () => {
     expect((await roundTripsOf("/admin/orders", cookieOf(customer))).statements).toBeGreaterThan(1);
   });
 
+  it("a search of the low-stock sizes (which may walk every low size) is read only after the admin check", async () => {
+    const admin = await newAdmin();
+    const asCustomer = await roundTripsOf("/admin/stock?q=oxford", cookieOf(customer));
+    expect(asCustomer.status).toBe(302);
+    expect(asCustomer.statements, "the session's row alone").toBe(1);
+    const asAdmin = await roundTripsOf("/admin/stock?q=oxford", cookieOf(admin));
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.html).not.toContain("Failed to");
+    expect(asAdmin.trips, "the check, then the page").toBe(2);
+    // The list without a search still starts beside the check: one trip.
+    expect((await roundTripsOf("/admin/stock", cookieOf(admin))).trips).toBe(1);
+  });
+
   it("a customer's token on the back office is sent home with nothing of the list; no token is sent to log in unread", async () => {
     for (const path of ["/admin/orders", "/admin/users"]) {
       const asCustomer = await roundTripsOf(path, cookieOf(customer));

@@ -1,6 +1,6 @@
 import { z } from "../zod";
 
-import { CATEGORIES, type Category, type OrderStatus } from "../constants";
+import { ADMIN_SEARCH_MAX, CATEGORIES, type Category, type OrderStatus } from "../constants";
 import { orderStatusSchema } from "./order";
 
 // The back office's lists (issue 16): /admin/orders, /admin/users and their API calls take the same parameters.
@@ -8,7 +8,6 @@ import { orderStatusSchema } from "./order";
 
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_MAX_PAGE_SIZE = 100;
-export const ADMIN_SEARCH_MAX = 100;
 
 const positiveInt = (name: string, max = 1_000_000) =>
   z
@@ -25,7 +24,7 @@ const searchParam = z.preprocess(
   z
     .string()
     .max(ADMIN_SEARCH_MAX, `q must be at most ${ADMIN_SEARCH_MAX} characters`)
-    // D1 cuts a statement's text at a NUL; no order number, name, e-mail or phone holds control characters.
+    // D1 cuts a statement's text at a NUL; no order number, name, e-mail, phone or product holds control characters.
     .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), "q must not contain control characters")
     .optional(),
 );
@@ -66,10 +65,9 @@ export type AdminOrderListQuery = z.infer<typeof adminOrderListQuerySchema>;
 export const adminUserListQuerySchema = z.object(pagingFields);
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
-/** /admin/stock: the low-stock sizes of one category (or all), page, pageSize. A screen only: no API call lists them. */
+/** /admin/stock: the low-stock sizes of one category (or all), q, page, pageSize. A screen only: no API call lists them. */
 export const adminLowStockQuerySchema = z.object({
-  page: pagingFields.page,
-  pageSize: pagingFields.pageSize,
+  ...pagingFields,
   category: z.preprocess(blankIsAbsent, z.enum(CATEGORIES, { error: "category must be Gents, Ladies, Kids or Accessories" }).optional()),
 });
 
@@ -125,7 +123,12 @@ export function readUserListSearch(search: URLSearchParams): ListParams<{ q?: st
   return { filters: { q: values.q }, page: values.page ?? 1, pageSize: values.pageSize ?? ADMIN_PAGE_SIZE, dropped };
 }
 
-export function readLowStockSearch(search: URLSearchParams): ListParams<{ category?: Category }> {
+export interface LowStockFilters {
+  category?: Category;
+  q?: string;
+}
+
+export function readLowStockSearch(search: URLSearchParams): ListParams<LowStockFilters> {
   const { values, dropped } = parseListSearch(adminLowStockQuerySchema, search);
-  return { filters: { category: values.category }, page: values.page ?? 1, pageSize: values.pageSize ?? ADMIN_PAGE_SIZE, dropped };
+  return { filters: { category: values.category, q: values.q }, page: values.page ?? 1, pageSize: values.pageSize ?? ADMIN_PAGE_SIZE, dropped };
 }

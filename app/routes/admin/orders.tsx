@@ -12,7 +12,7 @@ import { useMenu } from "~/components/useMenu";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { Pagination } from "~/components/Pagination";
-import { ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
+import { ADMIN_SEARCH_MAX, ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
@@ -228,7 +228,7 @@ function SearchForm({ filters, status }: { filters: OrderFilters; status: OrderS
         <label htmlFor="orders-q" className="field-label">
           Search
         </label>
-        <input id="orders-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={100} placeholder="Order #, name, e-mail or phone" className="field-input" />
+        <input id="orders-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={ADMIN_SEARCH_MAX} placeholder="Order #, name, e-mail or phone" className="field-input" />
       </div>
       <div>
         <label htmlFor="orders-from" className="field-label">

@@ -2,6 +2,7 @@ import { Link, useLoaderData, useLocation } from "react-router";
 
 import { AppLink } from "~/components/AppLink";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
+import { ListSearch } from "~/components/ListSearch";
 import { Pagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import { StockBadge } from "~/components/StockBadge";
@@ -16,29 +17,48 @@ import { requireAdminWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/stock";
 
 // Every size with LOW_STOCK units or fewer, emptiest first, a page at a time (the dashboard shows the first dozen), of
-// one category or all: the admin goes through them and restocks each from its product's form.
+// one category or all, or of the products an admin searches for by name or brand: the admin goes through them and
+// restocks each from its product's form.
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  // A bad parameter (page=0, page=abc, an unknown category) is dropped and named on the page, never a failure.
+  // A bad parameter (page=0, page=abc, an unknown category, a q too long) is dropped and named on the page, never a failure.
   const { filters, page, pageSize, dropped } = readLowStockSearch(url.searchParams);
-  // One D1 batch with the session's row: the page's sizes, its total and every category's count (the kept rows).
-  const read = () => readTogether(context.db, { list: lowStockPagePlan(context.db, filters, page, pageSize), counts: lowStockCountsPlan(context.db) });
-  const { result } = await requireAdminWhileReading(request, context, url, read, cheapPage(page, pageSize));
+  // One D1 batch with the session's row: the page's sizes, its total and (without a search) every category's count,
+  // the kept rows. A search's matches are not what those count, so its category links go without.
+  const list = lowStockPagePlan(context.db, filters, page, pageSize);
+  const read = async () => (filters.q ? { ...(await readTogether(context.db, { list })), counts: null } : readTogether(context.db, { list, counts: lowStockCountsPlan(context.db) }));
+  // A search that finds few walks every low size: only after the admin check, as a deep page is.
+  const { result } = await requireAdminWhileReading(request, context, url, read, !filters.q && cheapPage(page, pageSize));
+  const shown = { category: filters.category ?? null, q: filters.q ?? "", dropped };
   try {
     const { list, counts } = await result;
     const { items, ...paging } = list;
-    return { sizes: items, paging, counts, category: filters.category ?? null, dropped, error: null };
+    return { sizes: items, paging, counts, ...shown, error: null };
   } catch (error) {
     console.error("Admin stock: reading the low-stock sizes failed", error);
-    return { sizes: [], paging: null, counts: null, category: filters.category ?? null, dropped, error: "Failed to load the stock" };
+    return { sizes: [], paging: null, counts: null, ...shown, error: "Failed to load the stock" };
   }
 }
 
 const count = new Intl.NumberFormat("en-US");
-const sizesCount = (n: number) => `${count.format(n)} ${n === 1 ? "size" : "sizes"}`;
+/** "23 sizes", "1 size", "1,000+ sizes": as far as the list was counted. */
+const sizesCount = (paging: { total: number; totalExact: boolean }) =>
+  `${count.format(paging.total)}${paging.totalExact ? "" : "+"} ${paging.total === 1 && paging.totalExact ? "size" : "sizes"}`;
 
-/** All, then each category, with how many of its sizes are low: links, so the filter lives in the URL without JavaScript. */
-function CategoryFilter({ active, counts }: { active: Category | null; counts: Record<"" | Category, number> | null }) {
+/** The list's address for a category and a search (no page: a new filter starts on the first page). */
+function stockHref(category: Category | null, q: string): string {
+  const params = new URLSearchParams();
+  if (category) params.set("category", category);
+  if (q) params.set("q", q);
+  const search = params.toString();
+  return search ? `/admin/stock?${search}` : "/admin/stock";
+}
+
+/**
+ * All, then each category, with how many of its sizes are low (none while searching): links that keep the search, so
+ * the filter lives in the URL without JavaScript.
+ */
+function CategoryFilter({ active, q, counts }: { active: Category | null; q: string; counts: Record<"" | Category, number> | null }) {
   const options: Array<{ category: Category | null; label: string }> = [{ category: null, label: "All" }, ...CATEGORIES.map((category) => ({ category, label: category }))];
   return (
     <nav aria-label="Filter sizes by category" className="mt-6">
@@ -49,7 +69,7 @@ function CategoryFilter({ active, counts }: { active: Category | null; counts: R
           return (
             <li key={label}>
               {/* A new category starts on its first page. */}
-              <AppLink to={category ? `/admin/stock?category=${category}` : "/admin/stock"} aria-current={current ? "page" : undefined} keepScroll className={filterPillClass(current, "gap-2")}>
+              <AppLink to={stockHref(category, q)} aria-current={current ? "page" : undefined} keepScroll className={filterPillClass(current, "gap-2")}>
                 {label}
                 {n !== undefined && (
                   <span className={`text-xs tabular-nums ${current ? "opacity-90" : "text-slate-500 dark:text-slate-400"}`}>
@@ -67,9 +87,10 @@ function CategoryFilter({ active, counts }: { active: Category | null; counts: R
 }
 
 export default function AdminStockPage() {
-  const { sizes, paging, counts, category, dropped, error } = useLoaderData<typeof loader>();
+  const { sizes, paging, counts, category, q, dropped, error } = useLoaderData<typeof loader>();
   const location = useLocation();
   const what = category ? `${category} sizes` : "Sizes";
+  const matching = q ? ` matching “${q}”` : "";
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
@@ -78,10 +99,21 @@ export default function AdminStockPage() {
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Low stock</h1>
       {paging && (
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="stock-count">
-          {category ? `${sizesCount(paging.total)} in ${category}` : sizesCount(paging.total)} with {LOW_STOCK} units or fewer, the emptiest first. Open a product to restock it.
+          {sizesCount(paging)}
+          {matching}
+          {category && ` in ${category}`} with {LOW_STOCK} units or fewer, the emptiest first. Open a product to restock it.
         </p>
       )}
-      <CategoryFilter active={category} counts={counts} />
+      <CategoryFilter active={category} q={q} counts={counts} />
+      <ListSearch
+        action="/admin/stock"
+        id="stock-q"
+        label="Search low-stock sizes"
+        placeholder="Product name or brand"
+        q={q}
+        keep={category ? { category } : {}}
+        clearTo={stockHref(category, "")}
+      />
       <IgnoredFilters dropped={dropped} />
 
       {error ? (
@@ -90,10 +122,14 @@ export default function AdminStockPage() {
         </div>
       ) : sizes.length === 0 ? (
         <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
-          {paging && paging.page > 1 && paging.total > 0 ? "No sizes on this page" : `Every ${category ? `${category} ` : ""}size has more than ${LOW_STOCK} units.`}
+          {paging && paging.page > 1 && paging.total > 0
+            ? "No sizes on this page"
+            : q
+              ? `No ${category ? `${category} ` : ""}size with ${LOW_STOCK} units or fewer matches “${q}”.`
+              : `Every ${category ? `${category} ` : ""}size has more than ${LOW_STOCK} units.`}
         </p>
       ) : (
-        <RecordTable caption={`${what} with ${LOW_STOCK} units or fewer, the emptiest first`} headings={["Product", "Brand", "Category", "Size", "Stock"]} testId="stock-table">
+        <RecordTable caption={`${what}${matching} with ${LOW_STOCK} units or fewer, the emptiest first`} headings={["Product", "Brand", "Category", "Size", "Stock"]} testId="stock-table">
           {sizes.map((size) => (
             <tr key={size.sizeId} role="row" data-testid="stock-row" data-size-id={size.sizeId}>
               <th role="rowheader" scope="row">
@@ -115,7 +151,12 @@ export default function AdminStockPage() {
         </RecordTable>
       )}
       {paging && (
-        <Pagination page={paging.page} pageCount={Math.max(1, Math.ceil(paging.total / paging.pageSize))} hasMore={paging.hasMore} search={new URLSearchParams(location.search)} />
+        <Pagination
+          page={paging.page}
+          pageCount={paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null}
+          hasMore={paging.hasMore}
+          search={new URLSearchParams(location.search)}
+        />
       )}
     </div>
   );

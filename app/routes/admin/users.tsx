@@ -1,6 +1,7 @@
-import { Form, Link, useLoaderData, useLocation } from "react-router";
+import { Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert, IgnoredFilters } from "~/components/Field";
+import { ListSearch } from "~/components/ListSearch";
 import { Pagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import type { Role } from "~/lib/constants";
@@ -62,25 +63,7 @@ export default function AdminUsersPage() {
           {q && paging && ` ${count.format(paging.total)}${paging.totalExact ? "" : "+"} matching.`}
         </p>
       )}
-      {/* A GET form: the search lives in the URL and works without JavaScript. */}
-      <Form method="get" action="/admin/users" role="search" aria-label="Search users" className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end" key={q}>
-        <div className="flex-1">
-          <label htmlFor="users-q" className="field-label">
-            Search
-          </label>
-          <input id="users-q" name="q" type="search" defaultValue={q} maxLength={100} placeholder="Name, e-mail or phone" className="field-input" />
-        </div>
-        <div className="flex gap-2">
-          <button type="submit" className="btn-primary flex-1 sm:flex-none">
-            Search
-          </button>
-          {q && (
-            <Link to="/admin/users" className="btn-secondary flex-1 sm:flex-none">
-              Clear
-            </Link>
-          )}
-        </div>
-      </Form>
+      <ListSearch action="/admin/users" id="users-q" label="Search users" placeholder="Name, e-mail or phone" q={q} clearTo="/admin/users" />
       <IgnoredFilters dropped={dropped} />
 
       {error ? (
