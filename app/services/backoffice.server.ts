@@ -32,10 +32,12 @@ const COUNT_FLOOR = 1_000;
 export const countLimit = (page: number, pageSize: number) => Math.max(COUNT_FLOOR, (page + 10) * pageSize);
 
 /**
- * A page read cheap enough to start beside the admin check (requireAdminWhileReading): within the first thousand
- * rows. A deeper page walks its offset through an index, which only an admin may make the database do.
+ * A list's read cheap enough to start beside the admin check (requireAdminWhileReading): a page within the first
+ * thousand rows of the list as it is kept. A deeper page walks its offset through an index, and a search or a date
+ * range (`narrowed`) may walk thousands of entries to find and count its matches: only an admin may make the database
+ * do either, so those reads wait for the check.
  */
-export const cheapPage = (page: number, pageSize: number) => page * Math.min(pageSize, ADMIN_MAX_PAGE_SIZE) <= COUNT_FLOOR;
+export const cheapRead = (page: number, pageSize: number, narrowed: boolean) => !narrowed && page * Math.min(pageSize, ADMIN_MAX_PAGE_SIZE) <= COUNT_FLOOR;
 
 /** A phone prefix needs this many digits: fewer ("07") would match nearly every Sri Lankan mobile number. */
 export const PHONE_PREFIX_MIN_DIGITS = 4;

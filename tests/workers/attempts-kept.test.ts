@@ -1,12 +1,12 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 
-import worker from "../../workers/app";
 import { EMAIL_MAX } from "~/lib/constants";
 import { ATTEMPTS_KEPT_MS, LOGIN_RATE_LIMIT } from "~/services/auth.server";
 import { RESET_RATE_LIMIT } from "~/services/password-reset.server";
 import { expectApiError } from "./catalogue-helpers";
 import { apiJson, postForm, registerBody, testEnv, uniqueEmail } from "./helpers";
+import { worker } from "./outbox-helpers";
 
 // What an anonymous client can make the shop keep. A login or a reset asked for is counted under its e-mail before
 // anything else (the rate limit), so an e-mail of any length, each one new, was a row of that length kept for good:

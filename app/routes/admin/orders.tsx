@@ -19,7 +19,7 @@ import { HttpError, parseId } from "~/lib/http";
 import { readOrderListSearch, type OrderFilters } from "~/lib/schemas/backoffice";
 import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
 import { nameWithSize } from "~/lib/sizes";
-import { cheapPage, listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
+import { cheapRead, listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
 import { changeOrderStatus, getOrder } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
 import { requireAdmin, requireAdminWhileReading } from "~/services/session.server";
@@ -66,7 +66,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { filters, page, pageSize, dropped } = readOrderListSearch(url.searchParams);
   // One line an order: the Manage dialog reads its order (with prices and history) on its own.
   const readList = () => listOrdersPage(context.db, filters, page, pageSize, ORDER_LINES);
-  const { admin, result } = await requireAdminWhileReading(request, context, url, readList, cheapPage(page, pageSize));
+  const { admin, result } = await requireAdminWhileReading(request, context, url, readList, cheapRead(page, pageSize, Boolean(filters.q || filters.from || filters.to)));
   let list: ListPage<OrderLine> | null = null;
   try {
     list = await result;

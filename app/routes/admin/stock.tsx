@@ -10,7 +10,7 @@ import { CATEGORIES, type Category } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
 import { readLowStockSearch } from "~/lib/schemas/backoffice";
 import { LOW_STOCK } from "~/lib/sizes";
-import { cheapPage } from "~/services/backoffice.server";
+import { cheapRead } from "~/services/backoffice.server";
 import { readTogether } from "~/services/db.server";
 import { lowStockCountsPlan, lowStockPagePlan } from "~/services/low-stock.server";
 import { requireAdminWhileReading } from "~/services/session.server";
@@ -28,7 +28,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const list = lowStockPagePlan(context.db, filters, page, pageSize);
   const read = async () => (filters.q ? { ...(await readTogether(context.db, { list })), counts: null } : readTogether(context.db, { list, counts: lowStockCountsPlan(context.db) }));
   // A search that finds few walks every low size: only after the admin check, as a deep page is.
-  const { result } = await requireAdminWhileReading(request, context, url, read, !filters.q && cheapPage(page, pageSize));
+  const { result } = await requireAdminWhileReading(request, context, url, read, cheapRead(page, pageSize, Boolean(filters.q)));
   const shown = { category: filters.category ?? null, q: filters.q ?? "", dropped };
   try {
     const { list, counts } = await result;

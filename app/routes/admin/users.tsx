@@ -6,7 +6,7 @@ import { Pagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
-import { cheapPage, userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
+import { cheapRead, userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
 import { readTogether } from "~/services/db.server";
 import { requireAdminWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/users";
@@ -16,7 +16,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { filters, page, pageSize, dropped } = readUserListSearch(url.searchParams);
   // The public columns only: a password hash never reaches the page. One D1 batch with the session's row.
   const read = () => readTogether(context.db, { list: usersPagePlan(context.db, filters, page, pageSize), roles: userRoleCountsPlan(context.db) });
-  const { result } = await requireAdminWhileReading(request, context, url, read, cheapPage(page, pageSize));
+  const { result } = await requireAdminWhileReading(request, context, url, read, cheapRead(page, pageSize, Boolean(filters.q)));
   try {
     const { list, roles } = await result;
     const { items, ...paging } = list;
