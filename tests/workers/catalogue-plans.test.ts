@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BRANDS, insertProducts, insertSizes } from "../../scripts/lib/bench-catalogue";
 import type { CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category, Sort } from "~/lib/constants";
-import { listProducts, PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
+import { listProducts, PRODUCT_CARD, SEARCH_CANDIDATES_MAX, searchProducts } from "~/services/catalogue.server";
 import { readTogether } from "~/services/db.server";
 import { listLowStockPage } from "~/services/low-stock.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
@@ -127,8 +127,48 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
   it("search with a brand walks the keyword's matches newest first in the FTS5 index, each product by its rowid", async () => {
     const [statement] = await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, filters: { brand: BRAND } }, PRODUCT_CARD));
     expect(statement.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), statement.plan.join("\n")).toBe(true);
-    expect(statement.plan.filter((line) => line === "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)")).toHaveLength(2);
+    expect(statement.plan.some((line) => /^CO-ROUTINE candidates$/.test(line)), statement.plan.join("\n")).toBe(true);
+    expect(statement.plan.filter((line) => line === "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)").length, statement.plan.join("\n")).toBeGreaterThan(0);
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
+  });
+
+  it("a page past the end of a counted listing reads no ids: its LIMIT is 0 when it starts past the kept total", async () => {
+    for (const [filters, page] of [
+      [{}, 5_000],
+      [{ brand: BRAND }, 2_000],
+    ] as const) {
+      const [ids, total] = await list(undefined, "newest", filters, page);
+      // Before: the whole index walked to its end (100,000 entries for the catalogue, 7,692 for a brand).
+      expect(ids.rowsRead, ids.sql).toBeLessThan(100); // the kept total's rows alone (catalogue_brands has 52)
+      expect(total.rowsRead).toBeLessThan(100);
+      expect((await listProducts(recordingDb, { sort: "newest", page, filters }, PRODUCT_CARD)).items).toEqual([]);
+    }
+    // The last page is still read, from the index.
+    const last = await listProducts(recordingDb, { sort: "newest", page: Math.ceil(PRODUCTS / 24) }, PRODUCT_CARD);
+    expect(last.items).toHaveLength(PRODUCTS % 24 || 24);
+  });
+
+  it("a short keyword checks the newest SEARCH_CANDIDATES_MAX products at most, and finds the newest matches first", async () => {
+    const [miss] = await statementsOf(() => searchProducts(recordingDb, "qz", { pageSize: 24 }, PRODUCT_CARD));
+    // Before: every product (100,000 rows) for a keyword nothing matches. Now the newest 10,000 ids to find where they
+    // start, then those products.
+    expect(miss.rowsRead, miss.plan.join("\n")).toBeLessThanOrEqual(2 * SEARCH_CANDIDATES_MAX + 2);
+    expect(miss.plan.some((line) => line.includes("USING INTEGER PRIMARY KEY (rowid>?)")), miss.plan.join("\n")).toBe(true);
+    const found = await searchProducts(recordingDb, "ru", { pageSize: 24 }, PRODUCT_CARD);
+    const expected = await testEnv.DB.prepare("SELECT id FROM products WHERE name LIKE '%ru%' OR brand LIKE '%ru%' OR category LIKE '%ru%' ORDER BY id DESC LIMIT 24").all<{ id: number }>();
+    expect(found.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
+  });
+
+  it("a keyword with filters checks its newest SEARCH_CANDIDATES_MAX matches at most", async () => {
+    // "Gents" is in 25,000 products' category; none costs under Rs 1. Before: all 25,000 matches joined and checked.
+    const [statement] = await statementsOf(() => searchProducts(recordingDb, "Gents", { pageSize: 24, filters: { maxPrice: 1 } }, PRODUCT_CARD));
+    expect(statement.rowsRead, statement.plan.join("\n")).toBeLessThanOrEqual(2 * SEARCH_CANDIDATES_MAX + 2);
+    expect(statement.plan.some((line) => /^CO-ROUTINE candidates$/.test(line)), statement.plan.join("\n")).toBe(true);
+    // A filter that passes: the newest matching products, as a plain query finds them.
+    const found = await searchProducts(recordingDb, "runner", { pageSize: 24, filters: { brand: BRAND } }, PRODUCT_CARD);
+    const expected = await testEnv.DB.prepare("SELECT id FROM products WHERE (name LIKE '%runner%' OR brand LIKE '%runner%' OR category LIKE '%runner%') AND brand = ? ORDER BY id DESC LIMIT 24").bind(BRAND).all<{ id: number }>();
+    expect(expected.results.length).toBeGreaterThan(0);
+    expect(found.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
   });
 
   it("the brands a filter offers come from catalogue_brands, never from the products, with the page they filter", async () => {
