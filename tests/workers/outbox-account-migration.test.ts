@@ -40,7 +40,8 @@ beforeAll(async () => {
   ]);
   before = await rows("SELECT * FROM email_outbox ORDER BY id");
   objectsBefore = await schemaObjects();
-  await applyD1Migrations(db, migrations);
+  // This migration alone: later ones change other tables.
+  await applyD1Migrations(db, migrations.slice(0, at + 1));
 });
 
 describe("the outbox's rebuild for ACCOUNT_CHANGED, on an outbox with mails", () => {
