@@ -44,18 +44,18 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
   const selects = useSelectCommit(apply);
   const form = useRef<HTMLFormElement>(null);
   // The fields are uncontrolled (they start from the URL's values, which is also what the server renders): a new URL
-  // sets them to its values.
+  // sets the fields whose value it changed, and only those. A brand applied at once must not wipe a price being typed
+  // meanwhile (its URL value did not change), while "Clear all" or Back resets every field they change.
+  const shown = useRef<Record<string, string>>({});
   useEffect(() => {
     const fields = form.current?.elements;
     if (!fields) return;
-    const set = (name: string, value: string | number | undefined) => {
+    for (const [name, value] of Object.entries({ size: values.size, brand: values.brand, minPrice: values.minPrice, maxPrice: values.maxPrice })) {
+      const text = value === undefined ? "" : String(value);
       const field = fields.namedItem(name);
-      if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) field.value = value === undefined ? "" : String(value);
-    };
-    set("size", values.size);
-    set("brand", values.brand);
-    set("minPrice", values.minPrice);
-    set("maxPrice", values.maxPrice);
+      if (shown.current[name] !== undefined && shown.current[name] !== text && (field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) field.value = text;
+      shown.current[name] = text;
+    }
   }, [values.size, values.brand, values.minPrice, values.maxPrice]);
   const priceProblem = problems.some((problem) => problem.field === "price");
   const active = activeFilterCount(values);

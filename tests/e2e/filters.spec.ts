@@ -70,6 +70,36 @@ test.describe("filters with JavaScript, wide screen", () => {
     await expect(brandSelect(page).locator("option", { hasText: "Serendib Studio" })).toHaveCount(1);
   });
 
+  test("a price typed while a brand chosen just before is applied is kept, not wiped by the new page", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents");
+    // A slow network: the brand's page arrives while the shopper types the price.
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\.data(\?|$)/, async (route) => {
+      await arrived;
+      await route.continue();
+    });
+    await brandSelect(page).focus();
+    await page.keyboard.press("ArrowDown"); // Coastline, applied on leaving the select
+    await page.keyboard.press("Tab");
+    const min = filters(page).getByLabel("Min");
+    await expect(min).toBeFocused();
+    await page.keyboard.type("5");
+    release();
+    await expect(page).toHaveURL(/brand=Coastline/);
+    await page.keyboard.type("000");
+    await expect(min).toHaveValue("5000");
+    await page.unroute(/\.data(\?|$)/);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/\?category=Gents&brand=Coastline&minPrice=5000$/);
+    await expect(min).toHaveValue("5000");
+    // Clear all still empties every field it changes.
+    await filters(page).getByRole("link", { name: "Clear all" }).click();
+    await expect(page).toHaveURL(/\/\?category=Gents$/);
+    await expect(min).toHaveValue("");
+    await expect(brandSelect(page)).toHaveValue("");
+  });
+
   test("search results narrow by brand and keep the keyword", async ({ page }) => {
     await gotoHydrated(page, "/search?keyword=sandal");
     const all = await cardFacts(page);
