@@ -20,11 +20,15 @@ export function DepthNote({ search = false }: { search?: boolean }) {
   );
 }
 
-/** A page past that depth (an edited address): no products, why, and the way back. */
-export function PastDepth({ search = false, firstPage }: { search?: boolean; firstPage: string }) {
+/**
+ * A page with nothing on it past the first (an edited address, a bookmark of a list that has shrunk): which page, why,
+ * and the way back. Past UNCOUNTED_DEPTH, the list's depth is the reason given: whether it would have had more is not
+ * read.
+ */
+export function EmptyPage({ page, pastDepth, firstPage }: { page: number; pastDepth: boolean; firstPage: string }) {
   return (
-    <EmptyState title="No more products on this page">
-      {depthMessage(search)}{" "}
+    <EmptyState title={`No products on page ${page}`}>
+      {pastDepth ? `Filtered lists and search results show at most their first ${DEPTH} products.` : "The list ends before this page."}{" "}
       <AppLink to={firstPage} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
         Back to the first page
       </AppLink>

@@ -3,7 +3,7 @@ import { Form, isRouteErrorResponse, redirect, useLoaderData, useNavigation, use
 
 import { AppLink } from "~/components/AppLink";
 import { Filters } from "~/components/Filters";
-import { DepthNote, PastDepth } from "~/components/DepthNote";
+import { DepthNote, EmptyPage } from "~/components/DepthNote";
 import { Pagination, pageHref } from "~/components/Pagination";
 import { ProductsLoadError } from "~/components/ErrorPage";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
@@ -149,8 +149,8 @@ export default function Home() {
         )}
         {products.length ? (
           <ProductGrid products={products} />
-        ) : depthReached ? (
-          <PastDepth firstPage={pageHref(searchParams, 1)} />
+        ) : page > 1 ? (
+          <EmptyPage page={page} pastDepth={depthReached} firstPage={pageHref(searchParams, 1)} />
         ) : (
           <EmptyState title="No Products Available">
             {activeFilterCount(filters) > 0 ? (
@@ -168,7 +168,8 @@ export default function Home() {
         )}
       </div>
       {depthReached && products.length > 0 && <DepthNote />}
-      <Pagination page={page} pageCount={pageCount} hasMore={hasMore} search={searchParams} />
+      {/* An empty page's way back is its message; links to the pages around it would lead to more empty pages. */}
+      {products.length > 0 && <Pagination page={page} pageCount={pageCount} hasMore={hasMore} search={searchParams} />}
       {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
       <Toast
         tone={searchParams.has("cartError") ? "error" : "success"}

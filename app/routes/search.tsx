@@ -1,7 +1,7 @@
 import { Link, redirect, useLoaderData, useSearchParams } from "react-router";
 
 import { Filters } from "~/components/Filters";
-import { DepthNote, PastDepth } from "~/components/DepthNote";
+import { DepthNote, EmptyPage } from "~/components/DepthNote";
 import { Pagination, pageHref } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
@@ -40,8 +40,8 @@ export default function SearchPage() {
       <div className="mt-6">
         {products.length ? (
           <ProductGrid products={products} />
-        ) : depthReached ? (
-          <PastDepth search firstPage={pageHref(searchParams, 1)} />
+        ) : page > 1 ? (
+          <EmptyPage page={page} pastDepth={depthReached} firstPage={pageHref(searchParams, 1)} />
         ) : (
           <EmptyState title={keyword ? NO_MATCH : "Type a shoe name, brand or category in the search box"}>
             {activeFilterCount(filters) > 0 ? (
@@ -57,8 +57,8 @@ export default function SearchPage() {
         )}
       </div>
       {depthReached && products.length > 0 && <DepthNote search />}
-      {/* The keyword and filters stay; the search is never counted, so Previous and Next. */}
-      <Pagination page={page} pageCount={null} hasMore={hasMore} search={searchParams} />
+      {/* The keyword and filters stay; the search is never counted, so Previous and Next. An empty page has its own way back. */}
+      {products.length > 0 && <Pagination page={page} pageCount={null} hasMore={hasMore} search={searchParams} />}
     </div>
   );
 }

@@ -104,13 +104,23 @@ describe("the screens at the depth", () => {
     const past = await page(`/?${new URLSearchParams({ ...EVERY_PRICE, page: String(lastScreenPage + 1) })}`);
     expect(cardCount(past)).toBe(0);
     const text = visibleText(past);
-    expect(text).toContain("No more products on this page");
-    expect(text).toContain("Filtered lists show their first 2,400 products");
+    expect(text).toContain(`No products on page ${lastScreenPage + 1}`);
+    expect(text).toContain("Filtered lists and search results show at most their first 2,400 products.");
     expect(text).not.toContain("No Products Available");
+    expect(past).not.toContain('aria-label="Pages"');
     expect(past).toMatch(/href="\?minPrice=1&amp;maxPrice=10000000"[^>]*>Back to the first page</);
     // The filters are still offered, with the brands the listing reads beside the (skipped) products.
     expect(past).toMatch(/<form[^>]*aria-label="Filters"/);
     expect(past).toContain('value="Urban Trek"');
+  });
+
+  it("a page past the end of a short list, counted or not, says so rather than 'no products' or 'no match'", async () => {
+    for (const path of ["/?page=400", "/?category=Kids&brand=Urban+Trek&page=90", "/search?keyword=runner&page=90"]) {
+      const text = visibleText(await page(path));
+      expect(text, path).toMatch(/No products on page \d+/);
+      expect(text, path).toContain("The list ends before this page.");
+      expect(text, path).not.toMatch(/No Products Available|No shoes found/);
+    }
   });
 
   it("the search results stop at the same depth, in their own words", async () => {
@@ -120,7 +130,7 @@ describe("the screens at the depth", () => {
     expect(last).not.toContain('rel="next"');
     const past = await page(`/search?${new URLSearchParams({ keyword: COMMON, page: String(lastScreenPage + 1) })}`);
     expect(cardCount(past)).toBe(0);
-    expect(visibleText(past)).toContain("No more products on this page");
+    expect(visibleText(past)).toContain(`No products on page ${lastScreenPage + 1}`);
     expect(past).toMatch(/href="\?keyword=e"[^>]*>Back to the first page</);
   });
 });
