@@ -1,8 +1,9 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { Form, useLocation, useSubmit } from "react-router";
 
 import { activeFilterCount, type CatalogueFilters, type FilterProblem } from "~/lib/catalogue-filters";
 import { AppLink } from "./AppLink";
+import { useFieldsFromUrl } from "./useFieldsFromUrl";
 import { useSelectCommit } from "./useSelectCommit";
 
 /** The form's fields without the empty ones, so the URL says only what is chosen (no `minPrice=&maxPrice=`). */
@@ -34,7 +35,7 @@ export interface FiltersProps {
  * keystroke; and empty fields stay out of the URL (without it the browser sends them empty, which the loaders ignore).
  *
  * The panel stays mounted from one URL to the next, so the focus stays on the control that applied a choice; its fields
- * follow the URL's values (a "Clear all", Back) through the effect below.
+ * follow the URL's values (a "Clear all", Back) through useFieldsFromUrl.
  */
 export function Filters({ sizes, brands, values, keep, clearHref, problems }: FiltersProps) {
   const submit = useSubmit();
@@ -43,20 +44,7 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
   const apply = (form: HTMLFormElement) => submit(compact(form), { method: "get", state: { filtersOpen: form.closest("details")?.open ?? false } satisfies FiltersNavigationState });
   const selects = useSelectCommit(apply);
   const form = useRef<HTMLFormElement>(null);
-  // The fields are uncontrolled (they start from the URL's values, which is also what the server renders): a new URL
-  // sets the fields whose value it changed, and only those. A brand applied at once must not wipe a price being typed
-  // meanwhile (its URL value did not change), while "Clear all" or Back resets every field they change.
-  const shown = useRef<Record<string, string>>({});
-  useEffect(() => {
-    const fields = form.current?.elements;
-    if (!fields) return;
-    for (const [name, value] of Object.entries({ size: values.size, brand: values.brand, minPrice: values.minPrice, maxPrice: values.maxPrice })) {
-      const text = value === undefined ? "" : String(value);
-      const field = fields.namedItem(name);
-      if (shown.current[name] !== undefined && shown.current[name] !== text && (field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) field.value = text;
-      shown.current[name] = text;
-    }
-  }, [values.size, values.brand, values.minPrice, values.maxPrice]);
+  useFieldsFromUrl(form, { size: values.size, brand: values.brand, minPrice: values.minPrice, maxPrice: values.maxPrice });
   const priceProblem = problems.some((problem) => problem.field === "price");
   const active = activeFilterCount(values);
   // An unknown brand from the URL stays selectable, so the form shows what the page is filtered by.

@@ -1,6 +1,8 @@
+import { useRef } from "react";
 import { Form, Link } from "react-router";
 
 import { ADMIN_SEARCH_MAX } from "~/lib/constants";
+import { useFieldsFromUrl } from "./useFieldsFromUrl";
 
 /**
  * The back office's search box for a list (users, low-stock sizes): a GET form, so the search lives in the URL and works
@@ -25,8 +27,10 @@ export function ListSearch({
   keep?: Record<string, string>;
   clearTo: string;
 }) {
+  const form = useRef<HTMLFormElement>(null);
+  useFieldsFromUrl(form, { q });
   return (
-    <Form method="get" action={action} role="search" aria-label={label} className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end" key={q}>
+    <Form ref={form} method="get" action={action} role="search" aria-label={label} className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end">
       {Object.entries(keep).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

@@ -58,6 +58,10 @@ test("the admin searches the orders, pages through them, opens one and downloads
   await search.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(`/admin/orders?q=${encodeURIComponent(name.toUpperCase()).replace(/%20/g, "+")}`);
   await expect(page.getByTestId("orders-count")).toHaveText(`${ORDERS} orders matching`);
+  // The form stays: the focus stays on what was pressed (it used to fall to the page's body), and the count is a live
+  // region, so the new total is read out.
+  await expect(search.getByRole("button", { name: "Search" })).toBeFocused();
+  await expect(page.getByTestId("orders-count")).toHaveAttribute("role", "status");
   const cards = page.getByTestId("admin-order");
   await expect(cards).toHaveCount(20);
   expect(await cards.evaluateAll((all) => all.map((card) => Number(card.getAttribute("data-order-id"))))).toEqual(newestFirst.slice(0, 20));

@@ -115,6 +115,9 @@ test("the admin searches the low-stock sizes for one product, keeps the search a
     await search.getByRole("searchbox", { name: "Search" }).press("Enter");
     await expect(page).toHaveURL(`/admin/stock?q=search+${word}`);
     await expect(rows).toHaveCount(1);
+    // The box keeps the focus and what was typed: the form stays from one search to the next.
+    await expect(search.getByRole("searchbox", { name: "Search" })).toBeFocused();
+    await expect(search.getByRole("searchbox", { name: "Search" })).toHaveValue(`search ${word}`);
     await rows.first().getByRole("link", { name }).click();
     await expect(page).toHaveURL(`/product/update/${id}`);
     await expect(page.getByRole("heading", { level: 1, name: "Update Product" })).toBeVisible();

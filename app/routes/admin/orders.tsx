@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "react-router";
 
 import { answerOr, submitted } from "~/lib/client-action";
@@ -8,6 +9,7 @@ import { AppLink } from "~/components/AppLink";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { Modal } from "~/components/Modal";
+import { useFieldsFromUrl } from "~/components/useFieldsFromUrl";
 import { useMenu } from "~/components/useMenu";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
@@ -214,6 +216,8 @@ function FilterBar({ active, filters }: { active: OrderStatus | null; filters: O
 function SearchForm({ filters, status }: { filters: OrderFilters; status: OrderStatus | null }) {
   const filtered = Boolean(filters.q || filters.from || filters.to);
   const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
+  useFieldsFromUrl(form, { q: filters.q, from: filters.from, to: filters.to });
   // With JavaScript, the fields left blank stay out of the URL (without it they come as "from=&to=", read as none).
   function submitFilled(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -222,7 +226,7 @@ function SearchForm({ filters, status }: { filters: OrderFilters; status: OrderS
     submit(params, { method: "get", action: "/admin/orders" });
   }
   return (
-    <Form method="get" action="/admin/orders" onSubmit={submitFilled} role="search" aria-label="Search orders" className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" key={filterSearch(filters, status)}>
+    <Form ref={form} method="get" action="/admin/orders" onSubmit={submitFilled} role="search" aria-label="Search orders" className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto]">
       {status && <input type="hidden" name="status" value={status} />}
       <div className="col-span-2 lg:col-span-1">
         <label htmlFor="orders-q" className="field-label">
@@ -540,7 +544,7 @@ export default function AdminOrdersPage() {
       <div className="flex flex-wrap items-end justify-between gap-2">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Orders</h1>
         {paging && (
-          <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="orders-count">
+          <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="orders-count" role="status">
             {countLine(paging, status, filtered)}
           </p>
         )}

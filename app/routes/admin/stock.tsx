@@ -98,7 +98,7 @@ export default function AdminStockPage() {
       </Link>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Low stock</h1>
       {paging && (
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="stock-count">
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="stock-count" role="status">
           {sizesCount(paging)}
           {matching}
           {category && ` in ${category}`} with {LOW_STOCK} units or fewer, the emptiest first. Open a product to restock it.

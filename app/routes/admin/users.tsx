@@ -58,7 +58,7 @@ export default function AdminUsersPage() {
       </Link>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Users</h1>
       {roles && (
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="users-count">
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="users-count" role="status">
           {plural(roles.total, "account", "accounts")}: {plural(roles.admins, "admin", "admins")}, {plural(roles.total - roles.admins, "customer", "customers")}.
           {q && paging && ` ${count.format(paging.total)}${paging.totalExact ? "" : "+"} matching.`}
         </p>
