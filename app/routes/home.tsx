@@ -148,7 +148,11 @@ export default function Home() {
           </div>
         )}
         {products.length ? (
-          <ProductGrid products={products} />
+          <>
+            {/* A category page's heading is its h1: the cards' names (h3) sit under an h2, as on the home page's "All Products". */}
+            {category && <h2 className="sr-only">Products</h2>}
+            <ProductGrid products={products} />
+          </>
         ) : page > 1 ? (
           <EmptyPage page={page} pastDepth={depthReached} firstPage={pageHref(searchParams, 1)} />
         ) : (

@@ -39,7 +39,11 @@ export default function SearchPage() {
       )}
       <div className="mt-6">
         {products.length ? (
-          <ProductGrid products={products} />
+          <>
+            {/* The cards' names are h3: no level skipped under the page's h1. */}
+            <h2 className="sr-only">Products</h2>
+            <ProductGrid products={products} />
+          </>
         ) : page > 1 ? (
           <EmptyPage page={page} pastDepth={depthReached} firstPage={pageHref(searchParams, 1)} />
         ) : (

@@ -750,6 +750,16 @@ test.describe("focus and keyboard: the audit", () => {
     expect(await cards.getByRole("heading", { level: 3 }).count()).toBe(await cards.count());
   });
 
+  test("no heading level is skipped on the home page, a category page and search results", async ({ page }) => {
+    for (const path of ["/", "/?category=Gents", "/search?keyword=gents"]) {
+      await gotoHydrated(page, path);
+      await expect(page.getByTestId("product-card").first()).toBeVisible();
+      const levels = await page.locator("h1, h2, h3, h4, h5, h6").evaluateAll((headings) => headings.map((heading) => Number(heading.tagName[1])));
+      const skips = levels.flatMap((level, index) => (index > 0 && level > levels[index - 1] + 1 ? [`h${levels[index - 1]} then h${level}`] : []));
+      expect(skips, path).toEqual([]);
+    }
+  });
+
   for (const theme of ["light", "dark"] as const) {
     test(`field borders have 3:1 against the field and the page (${theme})`, async ({ page, baseURL }) => {
       await useTheme(page, theme, baseURL);
