@@ -49,3 +49,15 @@ export function Pagination({ page, pageCount, hasMore = false, search }: { page:
     </nav>
   );
 }
+
+/** A back-office list's page links, from its page (ListPage): numbered while its total is exact, else Previous and Next. */
+export function ListPagination({
+  paging,
+  search,
+}: {
+  paging: { page: number; pageSize: number; total: number; totalExact: boolean; hasMore: boolean };
+  search: URLSearchParams;
+}) {
+  const pageCount = paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null;
+  return <Pagination page={paging.page} pageCount={pageCount} hasMore={paging.hasMore} search={search} />;
+}

@@ -13,7 +13,7 @@ import { useFieldsFromUrl } from "~/components/useFieldsFromUrl";
 import { useMenu } from "~/components/useMenu";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
-import { Pagination } from "~/components/Pagination";
+import { ListPagination } from "~/components/Pagination";
 import { ADMIN_SEARCH_MAX, ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
 import { formatDateTime, formatLkr } from "~/lib/format";
@@ -580,14 +580,7 @@ export default function AdminOrdersPage() {
           ))}
         </ul>
       )}
-      {paging && (
-        <Pagination
-          page={paging.page}
-          pageCount={paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null}
-          hasMore={paging.hasMore}
-          search={pageSearch}
-        />
-      )}
+      {paging && <ListPagination paging={paging} search={pageSearch} />}
 
       {manage &&
         (manage.order ? (

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useLocation } from "react-router";
 import { AppLink } from "~/components/AppLink";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { ListSearch } from "~/components/ListSearch";
-import { Pagination } from "~/components/Pagination";
+import { ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import { StockBadge } from "~/components/StockBadge";
 import { CATEGORIES, type Category } from "~/lib/constants";
@@ -150,14 +150,7 @@ export default function AdminStockPage() {
           ))}
         </RecordTable>
       )}
-      {paging && (
-        <Pagination
-          page={paging.page}
-          pageCount={paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null}
-          hasMore={paging.hasMore}
-          search={new URLSearchParams(location.search)}
-        />
-      )}
+      {paging && <ListPagination paging={paging} search={new URLSearchParams(location.search)} />}
     </div>
   );
 }

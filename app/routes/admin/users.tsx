@@ -2,7 +2,7 @@ import { Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { ListSearch } from "~/components/ListSearch";
-import { Pagination } from "~/components/Pagination";
+import { ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
@@ -97,14 +97,7 @@ export default function AdminUsersPage() {
           ))}
         </RecordTable>
       )}
-      {paging && (
-        <Pagination
-          page={paging.page}
-          pageCount={paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null}
-          hasMore={paging.hasMore}
-          search={new URLSearchParams(location.search)}
-        />
-      )}
+      {paging && <ListPagination paging={paging} search={new URLSearchParams(location.search)} />}
     </div>
   );
 }
