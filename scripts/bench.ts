@@ -29,7 +29,7 @@ import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 
 import { DEMO_PRODUCTS } from "./demo-catalogue";
-import { SEARCH_INDEX_COMPACTION_STEP, SEARCH_INDEX_COMPACTION_STEPS } from "../app/lib/search-index";
+import { SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep, type SearchIndex } from "../app/lib/search-index";
 import { hashPassword } from "../app/services/password.server";
 import { insertProducts, insertSizes } from "./lib/bench-catalogue";
 import { backOfficeStatements } from "./lib/bench-orders";
@@ -210,9 +210,15 @@ async function seed(from: number, to: number, imageKeys: string[] | null): Promi
     // Seeded while no server runs: no cached page to purge (migrations/0010).
     statements.push(env.DB.prepare("DELETE FROM catalogue_changes"));
     await env.DB.batch(statements);
-    // The search index as the shop's nightly cron keeps it (workers/app.ts), not as a bulk load leaves it.
-    for (let step = 0; step < SEARCH_INDEX_COMPACTION_STEPS; step++) await env.DB.prepare(SEARCH_INDEX_COMPACTION_STEP).run();
-    if (from === 0) await seedBackOffice(env, to);
+    // The search indexes as the shop's nightly cron keeps them (workers/app.ts), not as a bulk load leaves them.
+    const compact = async (indexes: readonly SearchIndex[]) => {
+      for (const index of indexes) for (let step = 0; step < SEARCH_INDEX_COMPACTION_STEPS; step++) await env.DB.prepare(searchIndexCompactionStep(index)).run();
+    };
+    await compact(["products_fts"]);
+    if (from === 0) {
+      await seedBackOffice(env, to);
+      await compact(SEARCH_INDEXES.filter((index) => index !== "products_fts"));
+    }
     const counted = await env.DB.prepare("SELECT (SELECT count(*) FROM products) AS rows, (SELECT product_count FROM catalogue_counts WHERE category = '') AS total").first<{
       rows: number;
       total: number;

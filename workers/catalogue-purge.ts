@@ -14,19 +14,20 @@ export type Purge = (tags: string[]) => Promise<boolean>;
 
 export async function purgeChangedPages(d1: D1Database, purge: Purge): Promise<void> {
   const { results } = await d1
-    .prepare("SELECT rowid AS row, product_id AS productId FROM catalogue_changes ORDER BY rowid LIMIT ?")
+    .prepare("SELECT id AS row, product_id AS productId FROM catalogue_changes ORDER BY id LIMIT ?")
     .bind(ROWS_READ_AT_MOST)
     .all<{ row: number; productId: number }>();
   if (results.length === 0) return;
   const products = [...new Set(results.map((change) => change.productId))];
   const wide = products.length > MOST_PRODUCTS_BY_NAME || results.length === ROWS_READ_AT_MOST;
   const tags = [CATALOGUE_TAG, ...(wide ? [PRODUCT_PAGES_TAG] : products.map(productTag))];
-  // Only the rows recorded before the purge: a change recorded since is purged by the request that made it.
+  // Only the rows recorded before the purge: a change recorded since is purged by the request that made it. Ids are
+  // AUTOINCREMENT, never given twice, so every row recorded since has a higher one (migrations/0020).
   const lastRow = wide ? await lastRecorded(d1) : results[results.length - 1].row;
   if (!(await purge(tags))) return;
-  await d1.prepare("DELETE FROM catalogue_changes WHERE rowid <= ?").bind(lastRow).run();
+  await d1.prepare("DELETE FROM catalogue_changes WHERE id <= ?").bind(lastRow).run();
 }
 
 async function lastRecorded(d1: D1Database): Promise<number> {
-  return (await d1.prepare("SELECT max(rowid) AS last FROM catalogue_changes").first<number>("last")) ?? 0;
+  return (await d1.prepare("SELECT max(id) AS last FROM catalogue_changes").first<number>("last")) ?? 0;
 }

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 import { AppLink } from "./AppLink";
 
 /** The address of a page of the listing, the rest of the query kept (the first page has no `page`). */
@@ -60,4 +62,27 @@ export function ListPagination({
 }) {
   const pageCount = paging.totalExact ? Math.max(1, Math.ceil(paging.total / paging.pageSize)) : null;
   return <Pagination page={paging.page} pageCount={pageCount} hasMore={paging.hasMore} search={search} />;
+}
+
+/**
+ * A back-office list with nothing on its page: past the first page of a list that has rows (an edited address, a list
+ * that shrank meanwhile), which page and the way back to the first, since there are no page links to follow; else the
+ * list's own words (`children`).
+ */
+export function EmptyList({ paging, noun, search, children }: { paging: { page: number; total: number } | null; noun: string; search: URLSearchParams; children: ReactNode }) {
+  const pastEnd = paging !== null && paging.page > 1 && paging.total > 0;
+  return (
+    <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+      {pastEnd ? (
+        <>
+          No {noun} on page {paging.page}: the list ends before it.{" "}
+          <AppLink to={pageHref(search, 1)} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            Back to the first page
+          </AppLink>
+        </>
+      ) : (
+        children
+      )}
+    </p>
+  );
 }

@@ -36,19 +36,30 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
   const total = rows.reduce((sum, row) => sum + (!row.removed && /^\d+$/.test(row.stock) ? Number(row.stock) : 0), 0);
   const change = (key: string, changes: Partial<Row>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...changes } : row)));
 
-  /** Replaces the unsaved rows with the chosen category's usual sizes (saved sizes stay, to be removed one by one). */
+  /**
+   * Adds the chosen category's usual sizes after the saved ones, and never loses what was typed: a typed row of one of
+   * those labels gives it its stock, other typed rows follow them. Only blank rows and the untouched "One size" go.
+   */
   const fillFromCategory = (event: MouseEvent<HTMLButtonElement>) => {
     const chosen = (event.currentTarget.form?.elements.namedItem("category") as HTMLSelectElement | null)?.value as Category | undefined;
     if (!chosen || !CATEGORIES.includes(chosen)) return;
     setRows((all) => {
       const saved = all.filter((row) => row.id !== undefined);
-      const taken = new Set(saved.map((row) => row.label.toLowerCase()));
-      const fresh = CATEGORY_SIZES[chosen].filter((label) => !taken.has(label.toLowerCase())).map((label) => ({ key: crypto.randomUUID(), label, stock: "0" }));
-      return [...saved, ...fresh, ...blankRows(1)];
+      // Nothing typed: a blank row, or the form's own "One size" at 0. A row with only a stock typed is kept.
+      const untouched = (row: Row) => /^0?$/.test(row.stock.trim()) && (row.label.trim() === "" || row.label === ONE_SIZE);
+      const typed = all.filter((row) => row.id === undefined && !untouched(row));
+      const byLabel = new Map(typed.map((row) => [row.label.trim().toLowerCase(), row]));
+      const taken = new Set(saved.map((row) => row.label.trim().toLowerCase()));
+      const fresh = CATEGORY_SIZES[chosen]
+        .filter((label) => !taken.has(label.toLowerCase()))
+        .map((label) => byLabel.get(label.toLowerCase()) ?? { key: crypto.randomUUID(), label, stock: "0" });
+      const others = typed.filter((row) => !fresh.includes(row));
+      return [...saved, ...fresh, ...others, ...blankRows(1)];
     });
   };
 
-  const rowError = (index: number) => errors?.[`sizes.${index}.label`]?.[0] ?? errors?.[`sizes.${index}.stockQuantity`]?.[0] ?? errors?.[`sizes.${index}.id`]?.[0];
+  // Every field of the row with something wrong, one message each (a row can have a bad label and a bad stock).
+  const rowError = (index: number) => ["label", "stockQuantity", "id"].flatMap((field) => errors?.[`sizes.${index}.${field}`]?.slice(0, 1) ?? []).join(" ") || undefined;
   return (
     <fieldset className="rounded-2xl border border-slate-200 p-4 dark:border-slate-800">
       <legend className="px-1 text-sm font-semibold">Sizes and stock</legend>

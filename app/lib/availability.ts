@@ -1,4 +1,5 @@
-import { ONE_SIZE, onlyLeft } from "./sizes";
+import { GUEST_CART_MAX_LINES } from "./constants";
+import { ONE_SIZE, onlyLeft, SELECT_A_SIZE, UNKNOWN_SIZE } from "./sizes";
 
 /** A product can be bought when it is marked available and has stock: one rule for the grid, the page and the cart. */
 export function isPurchasable(product: { productAvailable: boolean; stockQuantity: number }): boolean {
@@ -9,6 +10,25 @@ export function isPurchasable(product: { productAvailable: boolean; stockQuantit
 export const ABOVE_STOCK = "Cannot add more than available stock";
 
 export const NO_LONGER_AVAILABLE = "No longer available";
+
+export const PRODUCT_NOT_FOUND = "Product not found";
+export const OUT_OF_STOCK = "This product is out of stock";
+export const SIZE_SOLD_OUT = "This size is sold out";
+export const GUEST_CART_FULL = `A cart holds at most ${GUEST_CART_MAX_LINES} different products`;
+
+/** Every reason an add to the cart is refused, as the cart service words it. */
+const CART_REFUSALS: ReadonlySet<string> = new Set([PRODUCT_NOT_FOUND, OUT_OF_STOCK, SIZE_SOLD_OUT, SELECT_A_SIZE, UNKNOWN_SIZE, ABOVE_STOCK, GUEST_CART_FULL]);
+export const CART_ADD_FAILED = "Could not add this to your cart";
+
+/**
+ * What a page's toast says for the cartError in its address (a plain form's refused add comes back with the reason
+ * there): the cart's own words only. Anything else is a link someone made up, and the shop's toast must not say what
+ * a stranger wrote (such a page would even be kept in the shared cache), so it gets the plain failure.
+ */
+export function cartErrorToast(cartError: string | null): string | null {
+  if (cartError === null) return null;
+  return CART_REFUSALS.has(cartError) ? cartError : CART_ADD_FAILED;
+}
 
 /**
  * Why a cart line cannot be bought as it stands (a product taken off sale, a sold-out size, fewer pairs left than the

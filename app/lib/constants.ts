@@ -3,6 +3,12 @@ export const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
 export const ROLES = ["ROLE_ADMIN", "ROLE_CUSTOMER"] as const;
 export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"] as const;
 
+/** What the admin's status form says, in the browser and from the server alike. */
+export const ORDER_STATUS_MESSAGES = {
+  cancelConfirmation: "Cancel this order? Its stock will be put back.",
+  failed: "Failed to update order status",
+} as const;
+
 /**
  * What an outbox row is (email_outbox.kind) and where it stands (email_outbox.state). ACCOUNT_CHANGED: the notice that a
  * profile save changed the account's password or e-mail. email_outbox's CHECK on kind is the table's own, so a new kind
@@ -24,6 +30,8 @@ export type Sort = (typeof SORTS)[number];
 export const PHONE_DIGITS = 10;
 /** The longest search (q) the back office's lists take. */
 export const ADMIN_SEARCH_MAX = 100;
+/** A visitor's cart is a cookie: each line holds a product, a size and a quantity, and 30 stay well inside its 4 KB. */
+export const GUEST_CART_MAX_LINES = 30;
 export const PASSWORD_MIN = 6;
 /**
  * The longest e-mail address (RFC 5321's 254 characters): checked before anything is stored or looked up, so no request

@@ -1,6 +1,8 @@
-// CSV as RFC 4180 writes it (fields quoted when they hold a quote, comma or line break; lines end in CRLF), made safe to
+// CSV as RFC 4180 writes it (lines end in CRLF; a field holding a quote, comma or line break is quoted), made safe to
 // open in a spreadsheet: text that starts with =, +, -, @, a tab or a carriage return would be read as a formula
 // (OWASP "CSV injection"), so such text gets a leading apostrophe, which spreadsheets show as text and do not print.
+// A spreadsheet set to split on semicolons or tabs (Excel in many locales, LibreOffice's import) would start a new cell
+// inside "Ann;=cmd|...", past the guard, so text holding either is quoted too: importers keep a quoted field whole.
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -9,7 +11,7 @@ export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   let text = String(value);
   if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(fields: ReadonlyArray<string | number | null | undefined>): string {

@@ -32,6 +32,11 @@ export function formatDate(value: number | string | Date): string {
 
 /** The shop's clock: order times are shown as shoppers and staff in Sri Lanka read them. */
 export const SHOP_TIME_ZONE = "Asia/Colombo";
+/**
+ * The same clock as an offset, for SQL ranges of the shop's days: Asia/Colombo keeps +05:30 all year (no summer time
+ * since 2006). tests/unit/format.test.ts checks the two agree.
+ */
+export const SHOP_UTC_OFFSET = "+05:30";
 const shopDateTime = new Intl.DateTimeFormat("en-US", {
   month: "short",
   day: "numeric",
@@ -44,4 +49,12 @@ const shopDateTime = new Intl.DateTimeFormat("en-US", {
 /** 'Nov 22, 2026, 9:31 AM', date and time both in the shop's time zone. */
 export function formatDateTime(value: number | string | Date): string {
   return shopDateTime.format(new Date(value));
+}
+
+// Swedish writes dates as ISO does: "2025-03-01 06:30".
+const shopTimestamp = new Intl.DateTimeFormat("sv-SE", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: SHOP_TIME_ZONE });
+
+/** "2025-03-01 06:30" on the shop's clock, as a spreadsheet reads a time (the orders' CSV). */
+export function formatShopTimestamp(value: number | string | Date): string {
+  return shopTimestamp.format(new Date(value));
 }

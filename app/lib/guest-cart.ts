@@ -1,9 +1,8 @@
+import { GUEST_CART_MAX_LINES } from "./constants";
 import { readCookie, serializeCookie } from "./cookies";
 
 // A visitor's cart lives in a cookie, so the server can render it and it works without JavaScript.
 export const GUEST_CART_COOKIE = "stride_cart";
-// Each line holds a product, a size and a quantity: 30 of them stay well inside a browser's 4 KB for one cookie.
-export const GUEST_CART_MAX_LINES = 30;
 
 export interface GuestCartLine {
   productId: number;

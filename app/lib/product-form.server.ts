@@ -39,8 +39,9 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
       description: text("description"),
       price: number("price"),
       category: text("category"),
-      // The total of the sizes' stock (a form without the sizes table still sends stockQuantity).
-      stockQuantity: sizes ? sizes.rows.reduce((total, size) => total + (Number.isSafeInteger(size.stockQuantity) ? size.stockQuantity : 0), 0) : number("stockQuantity"),
+      // The total of the sizes' stock (a form without the sizes table still sends stockQuantity). A size's bad stock is
+      // that row's error alone: it is left out here, so the total is not refused as well.
+      stockQuantity: sizes ? sizes.rows.reduce((total, size) => total + (Number.isSafeInteger(size.stockQuantity) && size.stockQuantity >= 0 ? size.stockQuantity : 0), 0) : number("stockQuantity"),
       sizes: sizes?.rows,
       releaseDate: text("releaseDate"),
       productAvailable: form.get("productAvailable") === "on",

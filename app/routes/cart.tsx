@@ -33,13 +33,17 @@ import type { Route } from "./+types/cart";
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, result } = await userWhileReading(request, context, (userId) => getServerCart(context.db, userId));
   const lines = result ? await result : await guestCartNow(request, context);
-  // A visitor's cookie forgets the lines of products and sizes gone from the catalogue (they show nowhere).
-  const stale = !user && lines.length < guestCartOf(request, context).length;
-  const headers = stale ? { "Set-Cookie": writeGuestCart(request, context, toGuestLines(lines)) } : undefined;
+  // A visitor's cookie forgets the lines of products and sizes gone from the catalogue (they show nowhere), and the
+  // page says so once, as it forgets them. (Fewer lines can also be two old lines of one product added up: not gone.)
+  const cookieLines = user ? [] : guestCartOf(request, context);
+  const shown = (old: { productId: number; sizeId?: number }) => lines.some((line) => line.productId === old.productId && (old.sizeId === undefined || line.sizeId === old.sizeId));
+  const dropped = cookieLines.filter((old) => !shown(old)).length;
+  const headers = lines.length < cookieLines.length ? { "Set-Cookie": writeGuestCart(request, context, toGuestLines(lines)) } : undefined;
   const env = context.cloudflare.env;
   return data(
     {
       lines,
+      dropped,
       // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
       checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem),
       bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
@@ -71,11 +75,14 @@ export async function action(args: Route.ActionArgs) {
     }
     if (intent !== "set" && intent !== "remove") throw new HttpError(400, "Unknown action");
     if (!Number.isSafeInteger(productId) || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
+    // The quantity the line's page showed (the stepper sends it): − and + then move the line as it is now.
+    const shown = form.has("quantityWas") ? Number(form.get("quantityWas")) : undefined;
+    if (shown !== undefined && !(Number.isSafeInteger(shown) && shown >= 0)) throw new HttpError(400, "Invalid quantity");
     if (user) {
-      await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId, sizeId) : setServerCartQuantity(context.db, user.id, productId, sizeId, quantity));
+      await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId, sizeId) : setServerCartQuantity(context.db, user.id, productId, sizeId, quantity, shown));
       return data<CartActionData>({ ok: true });
     }
-    const lines = await setGuestCartQuantity(context.db, guestCartOf(request, context), productId, sizeId, quantity);
+    const lines = await setGuestCartQuantity(context.db, guestCartOf(request, context), productId, sizeId, quantity, shown);
     return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": writeGuestCart(request, context, lines) } });
   } catch (error) {
     if (error instanceof HttpError) return failed(error);
@@ -162,12 +169,14 @@ function CartLineRow({ line }: { line: CartLine }) {
             </p>
           )}
         </div>
-        {/* On a phone the stepper, the line's total and Remove wrap onto as many rows as the width needs. */}
+        {/* On a phone: the stepper, then the line's total and Remove; beside the line from sm up. */}
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-4">
           <fetcher.Form method="post" onSubmit={send} className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
             <input type="hidden" name="intent" value="set" />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />
+            {/* What this page shows: another tab may have changed the line since, and − and + move it from there. */}
+            <input type="hidden" name="quantityWas" value={quantity} />
             {/* aria-disabled at one, not disabled: a press that takes the line to one keeps the focus on the button.
                 Without JavaScript a press at one asks for one again, which changes nothing. */}
             <button
@@ -200,6 +209,8 @@ function CartLineRow({ line }: { line: CartLine }) {
               +
             </button>
           </fetcher.Form>
+          {/* On a phone the line's total and Remove always start a row of their own, however long the total is. */}
+          <span className="basis-full sm:hidden" aria-hidden="true" />
           {/* A flagged line is left out of the cart's total: crossed out here, and said so to a screen reader. */}
           <p className={`whitespace-nowrap font-bold sm:min-w-28 sm:text-right ${problem ? "text-slate-500 line-through dark:text-slate-400" : ""}`} data-testid="line-total">
             {formatPrice(line.unitPrice * quantity)}
@@ -220,7 +231,7 @@ function CartLineRow({ line }: { line: CartLine }) {
 }
 
 export default function CartPage({ actionData }: Route.ComponentProps) {
-  const { lines, checkoutOpen, bank } = useLoaderData<typeof loader>();
+  const { lines, dropped, checkoutOpen, bank } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -243,6 +254,13 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
             </Link>
           </FormAlert>
         </div>
+      )}
+      {dropped > 0 && (
+        <p role="status" data-testid="cart-dropped" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+          {dropped === 1
+            ? "An item in your cart is no longer sold in the shop (its product or its size was taken off), so it was taken out."
+            : `${dropped} items in your cart are no longer sold in the shop (their products or sizes were taken off), so they were taken out.`}
+        </p>
       )}
       {actionError && !checkoutOpen && (
         <div className="mt-4">

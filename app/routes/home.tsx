@@ -9,6 +9,7 @@ import { ProductsLoadError } from "~/components/ErrorPage";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { Toast } from "~/components/Toast";
 import { useSelectCommit } from "~/components/useSelectCommit";
+import { cartErrorToast } from "~/lib/availability";
 import { activeFilterCount, compactListingUrl, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
@@ -177,7 +178,7 @@ export default function Home() {
       {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
       <Toast
         tone={searchParams.has("cartError") ? "error" : "success"}
-        message={searchParams.get("cartError") ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("deleted") ? "Product deleted" : null)}
+        message={cartErrorToast(searchParams.get("cartError")) ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("deleted") ? "Product deleted" : null)}
         id={searchParams.get("added")}
       />
     </div>

@@ -10,7 +10,7 @@ import { SizePicker } from "~/components/SizePicker";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
 import { Toast } from "~/components/Toast";
-import { isPurchasable } from "~/lib/availability";
+import { cartErrorToast, isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
@@ -256,11 +256,43 @@ export default function ProductPage() {
       {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
       <Toast
         tone={searchParams.has("cartError") ? "error" : "success"}
-        message={searchParams.get("cartError") ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("saved") ? "Product saved" : null)}
+        message={cartErrorToast(searchParams.get("cartError")) ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("saved") ? "Product saved" : null)}
         id={searchParams.get("added")}
       />
     </div>
   );
+}
+
+/**
+ * schema.org's Product for search engines (Google's product results read it): the pictures, the brand, the price in
+ * LKR, whether it can be bought now, and the rating when there are reviews. React Router writes it as a JSON-LD
+ * script with "<" escaped, so no text of the product can end the script.
+ */
+function productStructuredData({ product, images, origin }: Pick<NonNullable<Route.MetaArgs["data"]>, "product" | "images" | "origin">) {
+  const url = `${origin}/product/${product.id}`;
+  const pictures = images.length ? images.map((image) => origin + image.url) : product.imageUrl ? [origin + product.imageUrl] : [];
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.name,
+    description: product.description,
+    sku: String(product.id),
+    category: product.category,
+    brand: { "@type": "Brand", name: product.brand },
+    ...(pictures.length ? { image: pictures } : {}),
+    url,
+    offers: {
+      "@type": "Offer",
+      url,
+      price: product.price.toFixed(2),
+      priceCurrency: "LKR",
+      availability: isPurchasable(product) ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+      itemCondition: "https://schema.org/NewCondition",
+    },
+    ...(product.reviewCount > 0 && product.averageRating !== null
+      ? { aggregateRating: { "@type": "AggregateRating", ratingValue: product.averageRating.toFixed(1), reviewCount: product.reviewCount, bestRating: 5, worstRating: 1 } }
+      : {}),
+  };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -280,6 +312,7 @@ export function meta({ data }: Route.MetaArgs) {
     ...(product.imageUrl ? [{ property: "og:image", content: origin + product.imageUrl }] : []),
     { property: "product:price:amount", content: product.price.toFixed(2) },
     { property: "product:price:currency", content: "LKR" },
+    { "script:ld+json": productStructuredData(data) },
   ];
 }
 

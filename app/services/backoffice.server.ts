@@ -6,8 +6,10 @@ import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
 import type { OrderView } from "~/lib/schemas/order";
 import { publicColumns, type SessionUser } from "./auth.server";
 import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
-import { centsToRupees } from "~/lib/format";
+import { centsToRupees, SHOP_UTC_OFFSET } from "~/lib/format";
 import { COUNTRY_CODE, phoneForms } from "~/lib/phone";
+import { wordPrefixQuery } from "~/lib/search-index";
+import { nameWithSize } from "~/lib/sizes";
 import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type HistoryRow, type ItemRow, type OrderIds, type OrderRow } from "./orders.server";
 
 // The back office's lists at scale (issue 16): a page of orders or users is read from an index (the ids first, from
@@ -56,10 +58,8 @@ function prefixEnd(prefix: string): string {
 const startsWith = (expression: SQL, prefix: string) => and(gte(expression, prefix), lt(expression, prefixEnd(prefix)));
 
 // The indexed expressions, written as migrations/0013 writes them (SQLite matches an index's expression by its shape).
-const orderNameKey = sql`lower(${orders.customerName})`;
 const orderEmailKey = sql`lower(${orders.customerEmail})`;
 const orderPhoneKey = sql`replace(replace(replace(${orders.customerPhone}, ' ', ''), '-', ''), '+', '')`;
-const userNameKey = sql`lower(${users.name})`;
 const userEmailKey = sql`${users.email}`; // stored lower-cased: its unique index serves the search
 const userPhoneKey = sql`${users.phone}`; // stored as 10 digits
 
@@ -81,23 +81,37 @@ function orderNumber(q: string): number | null {
 }
 
 /**
- * Orders matching q: the order number exactly, or the customer's name, e-mail or phone from its start (names and
- * e-mails without regard to ASCII case). Each alternative is one index's range, so SQLite answers the OR from the
- * indexes (a "MULTI-INDEX OR") and never reads the orders that do not match.
+ * The rows whose name has a word starting with each word of q (app/lib/search-index.ts, wordPrefixQuery), from the
+ * FTS5 index of names that migrations/0021 keeps (its rowid is the row's id); none when q has no word. SQLite reads
+ * the index's matches into a list before it looks up any row: a count that stops at `limit` rows and has no other
+ * condition (a status, dates) needs no more than `limit` of them (the count of "nimal" read 7,884 rows, now 3,002).
  */
-function orderSearch(q: string): SQL {
-  const text = q.toLowerCase();
+function nameHasWords(id: SQLWrapper, index: "orders_fts" | "users_fts", q: string, limit?: number): SQL | undefined {
+  const words = wordPrefixQuery(q);
+  if (words === null) return undefined;
+  const table = sql.identifier(index);
+  return sql`${id} IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ${words}${limit === undefined ? sql`` : sql` LIMIT ${limit}`})`;
+}
+
+/**
+ * Orders matching q: the order number exactly, a word of the customer's name from its start for each word of q ("silva"
+ * and "de sil" find "Amaya de Silva"; any case, diacritics aside), or the e-mail (ASCII case aside) or phone from its
+ * start. Each alternative is read from an index (the primary key, orders_fts, a range of the e-mail's or the phone's),
+ * so SQLite answers the OR from the indexes (a "MULTI-INDEX OR") and never reads the orders that do not match.
+ */
+function orderSearch(q: string, countLimit?: number): SQL {
   const number = orderNumber(q);
+  // "#1234" is an order number and nothing else (the tokenizer would read it as the word 1234 of a name).
+  const byNumberOnly = number !== null && q.startsWith("#");
   return or(
     number !== null ? eq(orders.id, number) : undefined,
-    startsWith(orderNameKey, text),
-    startsWith(orderEmailKey, text),
+    byNumberOnly ? undefined : nameHasWords(orders.id, "orders_fts", q, countLimit),
+    startsWith(orderEmailKey, q.toLowerCase()),
     ...phonePrefixes(q).map((phone) => startsWith(orderPhoneKey, phone)),
   )!;
 }
 
 /** Sri Lanka keeps +05:30 all year: a day of the shop's calendar starts at this instant. */
-const SHOP_UTC_OFFSET = "+05:30";
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00${SHOP_UTC_OFFSET}`);
 const nextDayStart = (day: string) => dayStart(day) + 24 * 60 * 60 * 1000;
 
@@ -106,13 +120,14 @@ const nextDayStart = (day: string) => dayStart(day) + 24 * 60 * 60 * 1000;
  * from answering them from their own index: D1 keeps no statistics, and without them SQLite prefers an equality on
  * status (every CANCELLED order read to find a name among them) to the search's narrower prefix ranges.
  */
-function orderConditions({ status, q, from, to }: OrderFilters): SQL | undefined {
+function orderConditions({ status, q, from, to }: OrderFilters, countLimit?: number): SQL | undefined {
   const column = (name: SQL) => (q ? sql`+${name}` : name);
   return and(
     status ? sql`${column(sql`${orders.status}`)} = ${status}` : undefined,
     from ? sql`${column(sql`${orders.createdAt}`)} >= ${dayStart(from)}` : undefined,
     to ? sql`${column(sql`${orders.createdAt}`)} < ${nextDayStart(to)}` : undefined,
-    q ? orderSearch(q) : undefined,
+    // A count of q alone needs no more than its limit of each alternative's matches (nameHasWords).
+    q ? orderSearch(q, status || from || to ? undefined : countLimit) : undefined,
   );
 }
 
@@ -223,7 +238,7 @@ export async function listOrdersPage<Item>(db: Db, filters: OrderFilters, page: 
   const limit = countLimit(page, size);
   const count = countable
     ? db.select({ total: orderCounts.orderCount }).from(orderCounts).where(eq(orderCounts.status, filters.status ?? ""))
-    : countUpTo(db, db.select({ one: sql`1` }).from(orders).where(where).$dynamic(), limit);
+    : countUpTo(db, db.select({ one: sql`1` }).from(orders).where(orderConditions(filters, limit + 1)).$dynamic(), limit);
   if (filters.q) {
     const matches: ReadPlan<[Array<{ id: number }>, Array<{ total: number }>]> = { statements: [pageIds, count], assemble: (results) => results as never };
     const {
@@ -273,7 +288,7 @@ export async function* ordersForExport(db: Db, filters: OrderFilters, chunk = EX
     const [rows, items] = await db.batch([orderRowsOf(db, ids), lineItemsOf(db, ids)]);
     if (!rows.length) return;
     const byOrder = itemsByOrder(items);
-    const lines = (id: number) => (byOrder.get(id) ?? []).map((item) => `${item.quantity} × ${item.productName} (${item.sizeLabel})`).join("; ");
+    const lines = (id: number) => (byOrder.get(id) ?? []).map((item) => `${item.quantity} × ${nameWithSize(item.productName, item.sizeLabel)}`).join("; ");
     yield rows.map((row) => ({ ...row, lines: lines(row.id) }));
     if (rows.length < chunk) return;
     const last = rows[rows.length - 1];
@@ -283,12 +298,14 @@ export async function* ordersForExport(db: Db, filters: OrderFilters, chunk = EX
 
 // ------------------------------------------------------------------------------------------------ users
 
-/** Users matching q: the name (ASCII case aside), the e-mail (stored lower-cased) or the phone, from its start. */
-function userSearch(q: string): SQL {
-  const text = q.toLowerCase();
+/**
+ * Users matching q: a word of the name from its start for each word of q (users_fts, as orders' names), or the e-mail
+ * (stored lower-cased) or the phone from its start.
+ */
+function userSearch(q: string, countLimit?: number): SQL {
   // Stored in the national form: a number searched as +94 77 ... finds it as 077 ...
   const phones = phonePrefixes(q).filter((phone) => !phone.startsWith(COUNTRY_CODE));
-  return or(startsWith(userNameKey, text), startsWith(userEmailKey, text), ...phones.map((phone) => startsWith(userPhoneKey, phone)))!;
+  return or(nameHasWords(users.id, "users_fts", q, countLimit), startsWith(userEmailKey, q.toLowerCase()), ...phones.map((phone) => startsWith(userPhoneKey, phone)))!;
 }
 
 /**
@@ -299,7 +316,7 @@ export function usersPagePlan(db: Db, filters: { q?: string }, page: number, pag
   const size = Math.min(pageSize, ADMIN_MAX_PAGE_SIZE);
   const where = filters.q ? userSearch(filters.q) : undefined;
   const limit = countLimit(page, size);
-  const count = filters.q ? countUpTo(db, db.select({ one: sql`1` }).from(users).where(where).$dynamic(), limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
+  const count = filters.q ? countUpTo(db, db.select({ one: sql`1` }).from(users).where(userSearch(filters.q, limit + 1)).$dynamic(), limit) : db.select({ total: userCounts.userCount }).from(userCounts).where(eq(userCounts.role, ""));
   const rows = db
     .select(publicColumns)
     .from(users)

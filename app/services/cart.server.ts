@@ -1,19 +1,17 @@
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 
-import { ABOVE_STOCK, isPurchasable } from "~/lib/availability";
+import { ABOVE_STOCK, GUEST_CART_FULL, isPurchasable, OUT_OF_STOCK, PRODUCT_NOT_FOUND, SIZE_SOLD_OUT } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
-import { GUEST_CART_MAX_LINES, type GuestCartLine } from "~/lib/guest-cart";
+import { GUEST_CART_MAX_LINES } from "~/lib/constants";
+import type { GuestCartLine } from "~/lib/guest-cart";
 import { badRequest, conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import { UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
-import { imageUrl, PRODUCT_NOT_FOUND } from "./catalogue.server";
+import { imageUrl } from "./catalogue.server";
 import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
 const { cartItems, products, productSizes } = schema;
-
-export const OUT_OF_STOCK = "This product is out of stock";
-export const SIZE_SOLD_OUT = "This size is sold out";
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -140,13 +138,33 @@ async function lineSize(db: Db, userId: number, productId: number, sizeId: numbe
 }
 
 /**
+ * The quantity a cart page asked for, moved onto the line as it is now (`current`, null when the cart has no such
+ * line): the page's − and + ask for one fewer or one more than the page `shown`, and another tab may have changed the
+ * line since ("+" on a page that still shows 3 when the line holds 5 is 6, not 4). Never below one: − does not remove
+ * a line. Null when the line is gone (another tab removed it): a stepper does not bring it back. Without `shown`, the
+ * quantity as asked.
+ */
+export function rebasedQuantity(asked: number, shown: number | undefined, current: number | null): number | null {
+  if (shown === undefined || asked <= 0) return asked;
+  if (current === null) return null;
+  return Math.max(1, current + asked - shown);
+}
+
+/**
  * Sets a line's quantity; 0 or below removes it. Lowering a line (or keeping it) is always allowed, even below a
  * stock that fell or for a product no longer sold, so the shopper can fix their cart; raising it or a new line must
- * fit the size's stock (SPEC: 'Cannot add more than available stock').
+ * fit the size's stock (SPEC: 'Cannot add more than available stock'). `shown`: see rebasedQuantity.
  */
-export async function setServerCartQuantity(db: Db, userId: number, productId: number, sizeId: number | undefined, quantity: number): Promise<void> {
-  if (quantity <= 0) return removeFromServerCart(db, userId, productId, sizeId);
+export async function setServerCartQuantity(db: Db, userId: number, productId: number, sizeId: number | undefined, asked: number, shown?: number): Promise<void> {
+  if (asked <= 0) return removeFromServerCart(db, userId, productId, sizeId);
   const chosen = await lineSize(db, userId, productId, sizeId);
+  let quantity = asked;
+  if (shown !== undefined) {
+    const [line] = chosen === undefined ? [] : await db.select({ quantity: cartItems.quantity }).from(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.sizeId, chosen)));
+    const rebased = rebasedQuantity(asked, shown, line?.quantity ?? null);
+    if (rebased === null) return;
+    quantity = rebased;
+  }
   if (chosen !== undefined) {
     const ofLine = and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.sizeId, chosen), gte(cartItems.quantity, quantity));
     if ((await db.update(cartItems).set({ quantity }).where(ofLine).returning({ quantity: cartItems.quantity })).length) return;
@@ -204,19 +222,22 @@ export async function addToGuestCart(db: Db, lines: GuestCartLine[], productId: 
   const wanted = (existing?.quantity ?? 0) + quantity;
   if (wanted > size.stockQuantity) throw conflict(ABOVE_STOCK);
   if (existing) return cart.map((line) => (line === existing ? { productId, sizeId: size.id, quantity: wanted } : line));
-  if (cart.length >= GUEST_CART_MAX_LINES) throw conflict(`A cart holds at most ${GUEST_CART_MAX_LINES} different products`);
+  if (cart.length >= GUEST_CART_MAX_LINES) throw conflict(GUEST_CART_FULL);
   return [...cart, { productId, sizeId: size.id, quantity }];
 }
 
 /**
  * Sets a line of a visitor's cookie cart (0 or below removes it; without a size, every line of the product), with the
  * server cart's rules: lowering is always allowed, raising must fit the stock. Stale lines are dropped, as in add.
+ * `shown`: see rebasedQuantity.
  */
-export async function setGuestCartQuantity(db: Db, lines: GuestCartLine[], productId: number, sizeId: number | undefined, quantity: number): Promise<GuestCartLine[]> {
+export async function setGuestCartQuantity(db: Db, lines: GuestCartLine[], productId: number, sizeId: number | undefined, asked: number, shown?: number): Promise<GuestCartLine[]> {
   const cart = toGuestLines(await getGuestCart(db, lines));
-  if (quantity <= 0) return cart.filter((line) => !(line.productId === productId && (sizeId === undefined || line.sizeId === sizeId)));
+  if (asked <= 0) return cart.filter((line) => !(line.productId === productId && (sizeId === undefined || line.sizeId === sizeId)));
   const ofProduct = cart.filter((line) => line.productId === productId);
   const line = sizeId === undefined ? (ofProduct.length === 1 ? ofProduct[0] : undefined) : ofProduct.find((l) => l.sizeId === sizeId);
+  const quantity = rebasedQuantity(asked, shown, line?.quantity ?? null);
+  if (quantity === null) return cart;
   if (line && quantity <= line.quantity) return cart.map((l) => (l === line ? { ...l, quantity } : l));
   const { size } = await purchasableSize(db, productId, line?.sizeId ?? sizeId);
   if (quantity > size.stockQuantity) throw conflict(ABOVE_STOCK);

@@ -2,12 +2,13 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL, type SQLWr
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 
+import { PRODUCT_NOT_FOUND } from "~/lib/availability";
 import { isCountable, pastUncountedDepth, type CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category } from "~/lib/constants";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
-import { SEARCH_INDEX_COMPACTION_STEP, SEARCH_INDEX_COMPACTION_STEPS } from "~/lib/search-index";
+import { SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep } from "~/lib/search-index";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
@@ -18,7 +19,6 @@ import { etagFor, picturesQuery, savePictures, toImageViews, versionBase, type P
 const { products, productImages } = schema;
 type ProductRow = typeof products.$inferSelect;
 
-export const PRODUCT_NOT_FOUND = "Product not found";
 /** Without `page`, the list and search answers stop here rather than send a whole large catalogue. */
 export const UNPAGED_LIMIT = 100;
 /** FTS5's trigram index answers keywords of 3 characters or more. */
@@ -253,13 +253,16 @@ function caseSpellings(keyword: string): string[] {
 }
 
 /**
- * Folds the search index's segments into one, a bounded step at a time (app/lib/search-index.ts). Writes leave the
- * index in many segments, and a search that finds nothing walks every one of them: at 100,000 products such a miss
- * took 1.16 ms in SQLite as loaded and 0.83 ms compacted. Run by the nightly cron (workers/app.ts).
+ * Folds each search index's segments into one, a bounded step at a time (app/lib/search-index.ts): the catalogue's and
+ * the back office's names. Writes leave an index in many segments, and a search that finds nothing walks every one of
+ * them: at 100,000 products such a miss took 1.16 ms in SQLite as loaded and 0.83 ms compacted. Run by the nightly
+ * cron (workers/app.ts).
  */
 export async function compactSearchIndex(db: Db): Promise<void> {
   // One statement a step, each its own short write: the shop's own writes can go between them.
-  for (let step = 0; step < SEARCH_INDEX_COMPACTION_STEPS; step++) await db.run(sql.raw(SEARCH_INDEX_COMPACTION_STEP));
+  for (const index of SEARCH_INDEXES) {
+    for (let step = 0; step < SEARCH_INDEX_COMPACTION_STEPS; step++) await db.run(sql.raw(searchIndexCompactionStep(index)));
+  }
 }
 
 /**

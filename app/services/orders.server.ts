@@ -331,8 +331,12 @@ export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, use
  * batch, and only when this update changed the row (SQLite's changes(), which does not count the triggers' writes):
  * when two admins move the order at once, only the one whose update happened writes a mail.
  */
-export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser, mailer: Mailer): Promise<OrderView> {
+export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser, mailer: Mailer, statusWas?: OrderStatus): Promise<OrderView> {
   const order = await findOrder(db, orderId);
+  // The admin decided on what their page showed: if the order moved on since, they decide again (no silent reopen).
+  if (statusWas !== undefined && order.status !== statusWas && order.status !== status) {
+    throw conflict(`Order #${orderId} was changed meanwhile: it is ${order.status} now, not ${statusWas}. Look at it again before changing it.`);
+  }
   if (order.status !== status) {
     // Worded for the move from the status read here: the UPDATE below changes the order only if it still has it.
     const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status, order.status);

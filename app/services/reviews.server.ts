@@ -4,7 +4,8 @@ import { conflict, forbidden, badRequest, notFound } from "~/lib/http";
 import type { ProductView } from "~/lib/schemas/product";
 import { REVIEW_MESSAGES, type ReviewCreateInput, type ReviewUpdateInput, type ReviewView } from "~/lib/schemas/review";
 import type { SessionUser } from "./auth.server";
-import { PRODUCT_NOT_FOUND, toProductView } from "./catalogue.server";
+import { PRODUCT_NOT_FOUND } from "~/lib/availability";
+import { toProductView } from "./catalogue.server";
 import { type Db, type ReadPlan, schema } from "./db.server";
 
 // Reviews: who may write, edit and delete them, and the product's rating kept in step. products.rating_count and

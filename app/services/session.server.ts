@@ -219,12 +219,17 @@ export function clearSessionCookie(request: Request): string {
   return serializeCookie(SESSION_COOKIE, "", { maxAge: 0, secure: isSecureRequest(request) });
 }
 
-/** Only a path on this site: resolved the way a browser would (which drops tabs and newlines), so never another host. */
+/**
+ * Only a path on this site: resolved the way a browser would (which drops tabs and newlines), so never another host.
+ * The resolved path is checked too: dot segments can resolve to one that starts with two slashes ("/.//evil.example"
+ * is "//evil.example"), which a browser reads as another host.
+ */
 export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof target !== "string" || !target.startsWith("/") || /[\u0000-\u001F\u007F\\]/.test(target)) return fallback;
   const base = "http://stride.invalid";
   const url = new URL(target, base);
-  return url.origin === base ? url.pathname + url.search + url.hash : fallback;
+  if (url.origin !== base || url.pathname.startsWith("//")) return fallback;
+  return url.pathname + url.search + url.hash;
 }
 
 /**

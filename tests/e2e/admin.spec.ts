@@ -98,9 +98,41 @@ test("cancelling asks first; declined changes nothing, accepted cancels and the 
   await expect(manage.getByTestId("manage-current-status")).toHaveText("CANCELLED");
   await expect(manage.getByTestId("status-history").getByText("CANCELLED")).toBeVisible();
   await expect(manage.getByTestId("status-history")).toContainText("by Stride Admin");
-  await expect(manage.getByLabel("New status")).toHaveValue("PENDING"); // the select offers the way back
+  // A cancelled order's select starts on a prompt (one press must not reopen it), and offers the way back.
+  await expect(manage.getByLabel("New status")).toHaveValue("");
+  await expect(manage.getByLabel("New status").locator("option:checked")).toHaveText("Choose a status");
+  await expect(manage.getByLabel("New status").locator('option[value="PENDING"]')).toHaveCount(1);
   // The list behind the dialog follows too.
   await expect(page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`)).toHaveAttribute("data-status", "CANCELLED");
+});
+
+test("an order changed in another tab meanwhile: the stale page's change is refused, and the page shows the order as it is", async ({ page, context, request }) => {
+  const order = await placeOrderAsNewCustomer(request);
+  await logInAs(page);
+  await gotoHydrated(page, `/admin/orders/${order.id}`);
+  const form = page.getByTestId("order-status-form");
+  await expect(page.getByTestId("order-status")).toHaveText("PENDING");
+
+  // Another tab cancels it.
+  const other = await context.newPage();
+  await gotoHydrated(other, `/admin/orders/${order.id}`);
+  other.once("dialog", (dialog) => void dialog.accept());
+  await other.getByTestId("order-status-form").getByLabel("New status").selectOption("CANCELLED");
+  await other.getByTestId("order-status-form").getByRole("button", { name: "Update Status" }).click();
+  await expect(other.getByTestId("order-status")).toHaveText("CANCELLED");
+  await other.close();
+
+  // This tab still shows PENDING and asks for SHIPPED: refused, and the page catches up.
+  await form.getByLabel("New status").selectOption("SHIPPED");
+  await form.getByRole("button", { name: "Update Status" }).click();
+  await expect(form.getByRole("alert")).toContainText(`Order #${order.id} was changed meanwhile: it is CANCELLED now, not PENDING.`);
+  await expect(page.getByTestId("order-status")).toHaveText("CANCELLED");
+  await expect(form.getByLabel("New status")).toHaveValue("");
+  // Decided on what the page now shows, the next change goes through.
+  await form.getByLabel("New status").selectOption("PENDING");
+  await form.getByRole("button", { name: "Update Status" }).click();
+  await expect(form.getByRole("status")).toHaveText(`Order #${order.id} is now PENDING.`);
+  await expect(page.getByTestId("order-status")).toHaveText("PENDING");
 });
 
 test("a slip that cannot be loaded says 'Failed to load bank slip'", async ({ page, request }) => {

@@ -117,7 +117,7 @@ test("the admin searches the orders, pages through them, opens one and downloads
   expect(download.suggestedFilename()).toMatch(/^stride-orders-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
   const lines = csv.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("Order,Placed (UTC),Status,Customer,E-mail,Phone,Shipping address,Items,Total (LKR)");
+  expect(lines[0]).toBe("Order,Placed (Sri Lanka time),Status,Customer,E-mail,Phone,Shipping address,Items,Total (LKR)");
   expect(lines.slice(1).map((line) => Number(line.split(",")[0]))).toEqual([ids[3]]);
   expect(lines[1]).toContain(`,CANCELLED,${name},`);
 

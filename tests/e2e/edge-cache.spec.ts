@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { gotoHydrated, waitForHydration } from "./helpers";
+import { DEMO_CUSTOMER, gotoHydrated, isDemoProduct, logIn, waitForHydration } from "./helpers";
 
 // The shared edge cache against the built Worker (the Cache API stands in for Workers Caching under Miniflare; README,
 // "Edge cache and read replicas"): hits carry their age, a cached page's CSP names its own scripts by their hashes, and a
@@ -60,6 +60,28 @@ test("a cached page hydrates under its CSP, and a visitor's cart makes their pag
   expect(response.headers()["cf-cache-status"]).toBe("HIT");
   expect(await response.text()).toContain("Cart, 0 items");
   await stranger.close();
+});
+
+test("a product page with its JSON-LD hydrates under its CSP: from the cache (hashes) and for a shopper (nonce)", async ({ page, request }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
+  });
+  const products = (await (await request.get("/api/products")).json()) as { id: number; name: string }[];
+  const product = products.find(isDemoProduct)!;
+  await page.goto(`/product/${product.id}`);
+  const cached = await page.goto(`/product/${product.id}`);
+  expect(cached!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
+  await waitForHydration(page);
+  await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(1);
+  expect(JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!).name).toBe(product.name);
+
+  await page.goto(`/login?redirect=${encodeURIComponent(`/product/${product.id}`)}`);
+  await logIn(page, DEMO_CUSTOMER);
+  await expect(page).toHaveURL(`/product/${product.id}`);
+  await waitForHydration(page);
+  await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(1);
+  expect(violations).toEqual([]);
 });
 
 test("a visitor's 404 page, rendered like the shared pages but never stored, hydrates under its CSP too", async ({ page }) => {

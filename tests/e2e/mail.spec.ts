@@ -80,6 +80,18 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   await expect(sent.nth(0)).toContainText(`Stride order #${orderId}: your payment is confirmed`);
   await expect(sent.nth(1)).toContainText(`Stride order #${orderId}: we have your order`);
   await expect(sent.nth(1).getByTestId("mail-state")).toHaveText("kept");
+
+  // The next step is taken on the order's own page: the page stays, its status, history and e-mails follow.
+  await waitForHydration(admin);
+  const statusForm = admin.getByTestId("order-status-form");
+  await expect(statusForm.getByLabel("New status")).toHaveValue("PROCESSING");
+  await statusForm.getByRole("button", { name: "Update Status" }).click();
+  await expect(statusForm.getByRole("status")).toHaveText(`Order #${orderId} is now PROCESSING.`);
+  await expect(admin).toHaveURL(`/admin/orders/${orderId}`);
+  await expect(admin.getByTestId("order-status")).toHaveText("PROCESSING");
+  await expect(admin.getByTestId("status-history")).toContainText("PROCESSING");
+  await expect(sent).toHaveCount(3);
+  await expect(statusForm.getByLabel("New status")).toHaveValue("SHIPPED");
   await admin.context().close();
 });
 

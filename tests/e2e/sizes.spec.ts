@@ -177,6 +177,30 @@ test("an admin restocks one size on the product form, and the page shows it", as
   await expect(page.getByText(`Stock available: ${total + 2}`)).toBeVisible();
 });
 
+test("'Use the category's sizes' on a new product keeps the sizes already typed, with their stock", async ({ page }) => {
+  await page.goto(`/login?redirect=${encodeURIComponent("/add_product")}`);
+  await logIn(page, DEMO_ADMIN);
+  await expect(page).toHaveURL("/add_product");
+  await waitForHydration(page);
+  const label = (row: number) => page.getByLabel(`Size ${row}`, { exact: true });
+  const stock = (row: number) => page.getByLabel(`Stock of size ${row}`, { exact: true });
+  // Row 1 starts as "One size"; the admin types EU 41 there and EU 41.5 below it.
+  await label(1).fill("EU 41");
+  await stock(1).fill("5");
+  await label(2).fill("EU 41.5");
+  await stock(2).fill("7");
+  await expect(page.getByTestId("sizes-total")).toHaveText("12");
+  await page.getByLabel("Category").selectOption("Gents");
+  await page.getByRole("button", { name: "Use the category's sizes" }).click();
+
+  const gents = ["EU 39", "EU 40", "EU 41", "EU 42", "EU 43", "EU 44", "EU 45", "EU 46"];
+  for (const [i, size] of [...gents, "EU 41.5"].entries()) await expect(label(i + 1)).toHaveValue(size);
+  await expect(stock(3)).toHaveValue("5");
+  await expect(stock(9)).toHaveValue("7");
+  await expect(stock(1)).toHaveValue("0");
+  await expect(page.getByTestId("sizes-total")).toHaveText("12");
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -22,8 +22,14 @@ describe("csvField", () => {
     expect(csvField("+94 77 123 4567")).toBe("'+94 77 123 4567");
     expect(csvField("-2+3")).toBe("'-2+3");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvField("\tcmd")).toBe("'\tcmd");
+    expect(csvField("\tcmd")).toBe("\"'\tcmd\"");
     expect(csvField("a=b")).toBe("a=b");
+  });
+
+  it("quotes text with a semicolon or a tab, so a spreadsheet splitting on them keeps it one guarded cell", () => {
+    expect(csvField("Ann;=cmd|' /C calc'!A0;x")).toBe("\"Ann;=cmd|' /C calc'!A0;x\"");
+    expect(csvField("Ann\t=cmd")).toBe('"Ann\t=cmd"');
+    expect(csvField("=1;2")).toBe("\"'=1;2\"");
   });
 
   it("csvLine joins with commas and ends with CRLF", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { centsToRupees, formatDate, formatDateTime, formatLkr, formatPrice, rupeesToCents } from "~/lib/format";
+import { centsToRupees, formatDate, formatDateTime, formatLkr, formatPrice, formatShopTimestamp, rupeesToCents, SHOP_TIME_ZONE, SHOP_UTC_OFFSET } from "~/lib/format";
 
 // Both take rupees (the unit views and the API carry), not cents.
 describe("formatPrice", () => {
@@ -83,5 +83,18 @@ describe("formatDateTime", () => {
   it("shows date and time in Sri Lanka's time zone (UTC+5:30), so late-evening UTC is the next day", () => {
     expect(formatDateTime("2026-11-22T04:01:53.000Z")).toBe("Nov 22, 2026, 9:31 AM");
     expect(formatDateTime(Date.UTC(2026, 10, 22, 20, 0, 0))).toBe("Nov 23, 2026, 1:30 AM");
+  });
+});
+
+describe("the shop's clock", () => {
+  it("SHOP_UTC_OFFSET (the SQL day ranges) agrees with SHOP_TIME_ZONE (the screens) all year, and the CSV's time follows it", () => {
+    const offsetOf = (instant: Date) => {
+      const parts = new Intl.DateTimeFormat("en-US", { timeZone: SHOP_TIME_ZONE, timeZoneName: "longOffset" }).formatToParts(instant);
+      return parts.find((part) => part.type === "timeZoneName")?.value.replace("GMT", "");
+    };
+    for (const month of ["01", "04", "07", "10"]) expect(offsetOf(new Date(`2026-${month}-15T12:00:00Z`)), month).toBe(SHOP_UTC_OFFSET);
+    // 1 March 2025 01:00 UTC is 06:30 in Colombo; 19:00 UTC on the 28th is already the 1st there.
+    expect(formatShopTimestamp(Date.parse("2025-03-01T01:00:00Z"))).toBe("2025-03-01 06:30");
+    expect(formatShopTimestamp(Date.parse("2025-02-28T19:00:00Z"))).toBe("2025-03-01 00:30");
   });
 });

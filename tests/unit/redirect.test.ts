@@ -13,6 +13,7 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath("/profile")).toBe("/profile");
     expect(safeRedirectPath("/cart?step=2")).toBe("/cart?step=2");
     expect(safeRedirectPath("/")).toBe("/");
+    expect(safeRedirectPath("/a/../orders//2")).toBe("/orders//2");
   });
 
   it("falls back for anything that is not a local path", () => {
@@ -24,7 +25,8 @@ describe("safeRedirectPath", () => {
 
   it("never returns a target a browser resolves to another origin", () => {
     // URL parsers drop tab, CR and LF anywhere in a URL and treat "\" like "/": "/\t/evil.com" becomes "//evil.com".
-    for (const target of ["/\t/evil.com", "/\n/evil.com", "/\r\n/evil.com", "\t//evil.com", "/\t\\evil.com"]) {
+    // Dot segments resolve away: "/.//evil.com" and "/a/..//evil.com" are "//evil.com" once resolved.
+    for (const target of ["/\t/evil.com", "/\n/evil.com", "/\r\n/evil.com", "\t//evil.com", "/\t\\evil.com", "/.//evil.com", "/..//evil.com", "/%2e//evil.com", "/a/..//evil.com", "/./%2E//evil.com/login"]) {
       expect(browserTarget(safeRedirectPath(target)), JSON.stringify(target)).toBe("http://localhost");
     }
   });

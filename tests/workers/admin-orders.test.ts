@@ -298,6 +298,69 @@ describe("/admin/orders", () => {
     expect(await stockOf(shoe)).toBe(5);
   });
 
+  it("the order's own page changes its status with the same form: asks before cancelling, shows the new status and its mail", async () => {
+    const shoe = await stockedProduct(700, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 2 }]);
+    const page = `/admin/orders/${order.id}`;
+    const form = (await screenHtml(page, admin.cookie)).match(/data-testid="order-status-form"[\s\S]*?<\/section>/)?.[0] ?? "";
+    // It posts to the page itself (without JavaScript too), not to the orders list.
+    expect(tags(form, "form")).toEqual([expect.stringMatching(new RegExp(`action="${page}" method="post"`))]);
+    expect(tags(form, "option").map((option) => option.match(/value="(\w+)"/)?.[1])).toEqual(["CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"]);
+
+    const confirmed = await postStatusForm(admin.cookie, order.id, "CONFIRMED", {}, page);
+    expect(confirmed.status).toBe(200);
+    const confirmedText = visibleText(await confirmed.text());
+    expect(confirmedText).toContain(`Order #${order.id} is now CONFIRMED.`);
+    expect(confirmedText).toMatch(/Stride order #\d+: (?!we have your order)/);
+
+    const ask = await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, page);
+    expect(visibleText(await ask.text())).toContain("Cancel this order? Its stock will be put back.");
+    expect(await stockOf(shoe)).toBe(3);
+    const done = await postStatusForm(admin.cookie, order.id, "CANCELLED", { confirm: "yes" }, page);
+    expect(visibleText(await done.text())).toContain(`Order #${order.id} is now CANCELLED.`);
+    expect(await stockOf(shoe)).toBe(5);
+
+    const asCustomer = await postStatusForm(customer.cookie, order.id, "PENDING", {}, page);
+    expect(asCustomer.status).toBe(302);
+    expect((await listOrders(admin.token, "CANCELLED")).map((listed) => listed.id)).toContain(order.id);
+  });
+
+  it("a change decided on a page that no longer shows the order's status is refused: nothing changes, no mail", async () => {
+    const shoe = await stockedProduct(700, 5);
+    const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 2 }]);
+    // Another tab cancelled it meanwhile; this page still shows PENDING and asks for SHIPPED.
+    await setStatus(admin.token, order.id, "CANCELLED");
+    const mails = async () => (await testEnv.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE order_id = ?").bind(order.id).first<{ n: number }>())!.n;
+    const before = await mails();
+    const stale = await postStatusForm(admin.cookie, order.id, "SHIPPED", { statusWas: "PENDING" }, `/admin/orders/${order.id}`);
+    expect(stale.status).toBe(409);
+    expect(visibleText(await stale.text())).toContain(`Failed to update order status: Order #${order.id} was changed meanwhile: it is CANCELLED now, not PENDING.`);
+    expect((await listOrders(admin.token, "CANCELLED")).map((listed) => listed.id)).toContain(order.id);
+    expect(await stockOf(shoe)).toBe(5);
+    expect(await mails()).toBe(before);
+    // Decided on what the page shows now, it goes through.
+    const fresh = await postStatusForm(admin.cookie, order.id, "PENDING", { statusWas: "CANCELLED" }, `/admin/orders/${order.id}`);
+    expect(fresh.status).toBe(200);
+    expect(await stockOf(shoe)).toBe(3);
+  });
+
+  it("a delivered or cancelled order's select starts on a prompt, not on a status one press would set", async () => {
+    const shoe = await stockedProduct(700, 5);
+    const delivered = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    await setStatus(admin.token, delivered.id, "DELIVERED");
+    const fresh = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);
+    const selectOf = async (id: number) => {
+      const html = await screenHtml(`/admin/orders/${id}`, admin.cookie);
+      return html.match(new RegExp(`<select[^>]*id="status-${id}"[^>]*>[\\s\\S]*?</select>`))?.[0] ?? "";
+    };
+    const finished = await selectOf(delivered.id);
+    expect(tags(finished, "select")[0]).toContain("required");
+    expect(tags(finished, "option")[0]).toMatch(/value="" disabled="" selected=""/);
+    const pending = await selectOf(fresh.id);
+    expect(tags(pending, "option").find((option) => option.includes("selected"))).toContain('value="CONFIRMED"');
+    expect(pending).not.toContain("Choose a status");
+  });
+
   it("says why a change failed: 'Failed to update order status: <reason>'", async () => {
     const shoe = await stockedProduct(900, 1, { name: "Only One Sandal" });
     const order = await placeOrder(customer.token, [{ productId: shoe, quantity: 1 }]);

@@ -183,7 +183,7 @@ describe("the list", () => {
     // A page past the last is an empty page with the links back, not an error.
     const past = await screenHtml("/admin/stock?page=9", admin.cookie);
     expect(rowsOf(past)).toEqual([]);
-    expect(visibleText(past)).toContain("No sizes on this page");
+    expect(visibleText(past)).toContain("No sizes on page 9: the list ends before it.");
     expect(past).toContain('href="?page=2"');
   });
 });
@@ -266,10 +266,10 @@ describe("the search (q): the sizes of the products whose name or brand holds th
   it("a bad q (too long, control characters) is dropped and named, the rest kept: never a 500", async () => {
     const everything = await lowSizesInD1();
     const cases: Array<[string, string]> = [
-      [`q=${"x".repeat(101)}`, "q must be at most 100 characters"],
-      ["q=ox%00ford", "q must not contain control characters"],
-      ["q=ox%0Aford", "q must not contain control characters"],
-      ["q=ox%1Bford", "q must not contain control characters"],
+      [`q=${"x".repeat(101)}`, "The search must be at most 100 characters"],
+      ["q=ox%00ford", "The search must not contain control characters"],
+      ["q=ox%0Aford", "The search must not contain control characters"],
+      ["q=ox%1Bford", "The search must not contain control characters"],
     ];
     for (const [query, message] of cases) {
       const response = await call(`/admin/stock?${query}`, { headers: { Cookie: admin.cookie } });
@@ -284,7 +284,7 @@ describe("the search (q): the sizes of the products whose name or brand holds th
     const kept = await screenHtml(`/admin/stock?category=Ladies&q=${"x".repeat(101)}`, admin.cookie);
     expect(rowsOf(kept).map((row) => row.sizeId)).toEqual(await lowSizesInD1("Ladies"));
     const goodSearch = await screenHtml("/admin/stock?q=oxford&page=0", admin.cookie);
-    expect(visibleText(goodSearch)).toContain("page must be at least 1");
+    expect(visibleText(goodSearch)).toContain("The page must be at least 1");
     expect(rowsOf(goodSearch).map((row) => row.sizeId)).toEqual(await sizesOf(gents));
     // Blank or spaces only: no search at all.
     expect((await stockPage("/admin/stock?q=+++")).map((row) => row.sizeId)).toEqual(everything.slice(0, 20));

@@ -211,6 +211,48 @@ describe("POST /cart (quantity, remove, clear)", () => {
     expect(await cartRows(customer.id)).toEqual({ [small]: 1 });
   });
 
+  it("with quantityWas (the stepper's), − and + move the line as it is now: another tab's change is kept", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${large}&quantity=5`, customer.token);
+    // This page still shows 3 (another tab took the line to 5 since): + is 6, not 4; then − on a page showing 3 is 5.
+    expect((await post({ intent: "set", productId: String(large), quantity: "4", quantityWas: "3" }, customer.cookie)).status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 6 });
+    expect((await post({ intent: "set", productId: String(large), quantity: "2", quantityWas: "3" }, customer.cookie)).status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 5 });
+    // − never removes a line, however far behind the page is.
+    expect((await post({ intent: "set", productId: String(large), quantity: "1", quantityWas: "9" }, customer.cookie)).status).toBe(200);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 1 });
+    const bad = await post({ intent: "set", productId: String(large), quantity: "2", quantityWas: "-1" }, customer.cookie);
+    expect(bad.status).toBe(400);
+    expect(await cartRows(customer.id)).toEqual({ [large]: 1 });
+    // Another tab removed the line: this page's − or + does not bring it back.
+    await cartOk("DELETE", "/clear", customer.token);
+    for (const quantity of ["2", "4"]) {
+      expect((await post({ intent: "set", productId: String(large), quantity, quantityWas: "3" }, customer.cookie)).status).toBe(200);
+      expect(await cartRows(customer.id)).toEqual({});
+    }
+  });
+
+  it("a visitor's stepper moves the cookie's line as it is now, too", async () => {
+    const cookie = guestCartCookie([{ productId: large, quantity: 5 }]);
+    const response = await post({ intent: "set", productId: String(large), quantity: "4", quantityWas: "3" }, cookie);
+    expect(response.status).toBe(200);
+    const header = setCookieFor(response, "stride_cart")!;
+    expect(JSON.parse(decodeURIComponent(header.split(";")[0].slice("stride_cart=".length)))).toEqual([{ productId: large, sizeId: await onlySizeOf(large), quantity: 6 }]);
+    // A line gone from the cookie (removed in another tab) stays gone.
+    const gone = await post({ intent: "set", productId: String(large), quantity: "2", quantityWas: "3" }, guestCartCookie([{ productId: small, quantity: 1 }]));
+    expect(gone.status).toBe(200);
+    const kept = setCookieFor(gone, "stride_cart");
+    expect(kept === undefined ? [{ productId: small }] : JSON.parse(decodeURIComponent(kept.split(";")[0].slice("stride_cart=".length)))).toEqual([expect.objectContaining({ productId: small })]);
+  });
+
+  it("the stepper sends the quantity its page shows", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${large}&quantity=2`, customer.token);
+    const { text } = await page("/cart", customer.cookie);
+    expect(text).toContain('name="quantityWas" value="2"');
+  });
+
   it("intent=set 0 and intent=remove drop the line", async () => {
     await cartOk("DELETE", "/clear", customer.token);
     await cartOk("POST", `/add?productId=${small}`, customer.token);

@@ -172,6 +172,19 @@ describe("a visitor's lines of deleted products and removed sizes", () => {
     expect(setCookieFor((await page("/cart", cookieOf(stale))).response, "stride_cart")).toMatch(/Max-Age=0/);
   });
 
+  it("the cart page says so, once: the lines it took out are not left to vanish without a word", async () => {
+    const line = { productId: kept.id, sizeId: eu41(kept), quantity: 1 };
+    const note = (html: string) => html.match(/data-testid="cart-dropped"[^>]*>([^<]*)</)?.[1];
+    expect(note((await page("/cart", cookieOf([stale[0], line, stale[1]]))).html)).toBe(
+      "2 items in your cart are no longer sold in the shop (their products or sizes were taken off), so they were taken out.",
+    );
+    const onlyOne = await page("/cart", cookieOf([stale[1]]));
+    expect(note(onlyOne.html)).toBe("An item in your cart is no longer sold in the shop (its product or its size was taken off), so it was taken out.");
+    expect(onlyOne.html).toContain("Your cart is empty");
+    // The cookie the page wrote holds only what is sold: the next visit says nothing.
+    expect(note((await page("/cart", cookieOf([line]))).html)).toBeUndefined();
+  });
+
   it("a cart action drops them from the cookie", async () => {
     const line = { productId: kept.id, sizeId: eu41(kept), quantity: 2 };
     const set = await setLine({ productId: kept.id, sizeId: eu41(kept), quantity: 1 }, cookieOf([...stale, line]));
@@ -190,6 +203,8 @@ describe("a visitor's lines of deleted products and removed sizes", () => {
     expect((html.match(/data-testid="cart-line"/g) ?? []).length).toBe(1);
     expect(html).toContain('aria-label="Cart, 3 items"');
     expect(cookieLines(response)).toEqual([{ productId: belt, sizeId: size, quantity: 3 }]);
+    // Added up, not taken out: the page says nothing was.
+    expect(html).not.toContain('data-testid="cart-dropped"');
   });
 
   it("do not count toward the 30-line limit", async () => {

@@ -9,6 +9,7 @@ import {
   jpeg,
   metaProperty,
   postMultipartForm,
+  purgeDirectWrites,
   r2Keys,
   screenProductForm,
   tag,
@@ -17,6 +18,7 @@ import {
 } from "./catalogue-helpers";
 import { TEXT_BYTES } from "./fixtures/images";
 import { ORIGIN, call, postForm, register, registerAdmin, testEnv } from "./helpers";
+import { insertReview } from "./review-helpers";
 
 // The catalogue screens: home grid and filter, product page, search page, add/update product and the admin delete.
 // The web session is the API's token in the stride_session cookie, so the cookies are built from API logins.
@@ -130,6 +132,40 @@ describe("product page", () => {
     expect(picture.status).toBe(200);
     expect(picture.headers.get("Content-Type")).toBe("image/png");
     await picture.arrayBuffer();
+  });
+
+  it("describes the product to search engines (schema.org Product as JSON-LD): pictures, brand, LKR price, stock", async () => {
+    const ldJson = (html: string) => JSON.parse(html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)?.[1] ?? "null");
+    const data = ldJson((await page(`/product/${flagship.id}`)).html);
+    expect(data).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "Product",
+      name: flagship.name,
+      sku: String(flagship.id),
+      brand: { "@type": "Brand", name: "Aeroglide" },
+      url: `${ORIGIN}/product/${flagship.id}`,
+      offers: { "@type": "Offer", price: "12500.00", priceCurrency: "LKR", availability: "https://schema.org/InStock" },
+    });
+    const { images } = (await (await call(`/api/product/${flagship.id}`)).json()) as { images: { url: string }[] };
+    expect(images.length).toBeGreaterThan(0);
+    expect(data.image).toEqual(images.map((image) => `${ORIGIN}${image.url}`));
+    expect(data.aggregateRating).toBeUndefined();
+
+    // Text of the product can never close the script: "<" is written as \u003c.
+    const sneaky = await insertProduct({ name: `Sneaky </script><script>alert(1)</script> ${t}`, category: "Accessories", stockQuantity: 0 });
+    const html = (await page(`/product/${sneaky}`)).html;
+    expect(html).not.toContain("<script>alert(1)");
+    const sold = ldJson(html);
+    expect(sold.name).toBe(`Sneaky </script><script>alert(1)</script> ${t}`);
+    expect(sold.offers.availability).toBe("https://schema.org/OutOfStock");
+
+    // With reviews, their rating.
+    const reviewed = await insertProduct({ name: `Reviewed Loafer ${t}`, category: "Gents" });
+    const [first, second] = [await register(), await register()];
+    await insertReview(reviewed, first.id, { rating: 5 });
+    await insertReview(reviewed, second.id, { rating: 4 });
+    await purgeDirectWrites();
+    expect(ldJson((await page(`/product/${reviewed}`)).html).aggregateRating).toEqual({ "@type": "AggregateRating", ratingValue: "4.5", reviewCount: 2, bestRating: 5, worstRating: 1 });
   });
 
   it("a product sold in one size says 'Only N left' under five, as a chosen size does; with five or more it does not", async () => {

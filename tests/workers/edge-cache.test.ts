@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
+import { CATALOGUE_TAG, productTag } from "~/lib/edge-cache";
+import { purgeChangedPages } from "../../workers/catalogue-purge";
 import { markShared, sharedPageVisit } from "../../workers/edge-cache";
-import { insertProduct, onlySizeOf, png, productBody, tag, updateProductApi, visibleText } from "./catalogue-helpers";
+import { insertProduct, onlySizeOf, png, productBody, purgeDirectWrites, tag, updateProductApi, visibleText } from "./catalogue-helpers";
 import { putStatus } from "./admin-helpers";
 import { call, testEnv } from "./helpers";
 import { cartApi, newAdmin, newCustomer, orderBody, orderForm, placeOrder, postOrder } from "./order-helpers";
@@ -232,5 +234,27 @@ describe("writes purge the pages that show them", () => {
     expect((await visit(`/product/${id}`)).status).toBe("HIT");
     const changes = await testEnv.DB.prepare("SELECT count(*) AS n FROM catalogue_changes").first<number>("n");
     expect(changes).toBe(0);
+  });
+});
+
+describe("the recorded changes (catalogue_changes)", () => {
+  const record = (productId: number) => testEnv.DB.prepare("INSERT INTO catalogue_changes (product_id) VALUES (?)").bind(productId).run();
+
+  it("a purge takes out only the changes it read, even when another purge emptied the table meanwhile", async () => {
+    await purgeDirectWrites();
+    await record(101);
+    const purged: string[][] = [];
+    await purgeChangedPages(testEnv.DB, async (tags) => {
+      purged.push(tags);
+      // While this purge is on its way: another request's purge takes every row out, then a third request records its
+      // change. With ids given again once the table was empty, that change took the id this purge read (1) and went.
+      await testEnv.DB.prepare("DELETE FROM catalogue_changes").run();
+      await record(202);
+      return true;
+    });
+    expect(purged).toEqual([[CATALOGUE_TAG, productTag(101)]]);
+    const left = await testEnv.DB.prepare("SELECT product_id AS productId FROM catalogue_changes").all<{ productId: number }>();
+    expect(left.results).toEqual([{ productId: 202 }]);
+    await purgeDirectWrites();
   });
 });

@@ -15,6 +15,7 @@ import {
   testEnv,
   uniqueEmail,
 } from "./helpers";
+import { visibleText } from "./catalogue-helpers";
 
 const NAV_SEARCH = "Search shoes...";
 
@@ -87,7 +88,8 @@ describe("login screen", () => {
     expect(forAdmin.headers.get("Location")).toBe("/profile?tab=1");
   });
 
-  for (const target of ["//evil.com", "https://evil.com", "/\\evil.com", "javascript:alert(1)", "evil.com"]) {
+  // "/.//evil.com" and "/%2e//evil.com" resolve to "//evil.com" (dot segments), another host to a browser.
+  for (const target of ["//evil.com", "https://evil.com", "/\\evil.com", "javascript:alert(1)", "evil.com", "/.//evil.com", "/%2e//evil.com"]) {
     it(`redirect=${target} is not followed off the site (falls back to /)`, async () => {
       const response = await postForm(`/login?${new URLSearchParams({ redirect: target })}`, { email: customer.email, password: customer.password });
       expect(response.status).toBe(302);
@@ -186,6 +188,17 @@ describe("register screen", () => {
     const response = await postForm("/register", form({ phone: "077123456" }));
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Phone number must be exactly 10 digits");
+  });
+
+  it("a name or address too long says so in words, not the validator's ('Too big: expected string...')", async () => {
+    const longName = await postForm("/register", form({ name: "N".repeat(101) }));
+    expect(longName.status).toBe(400);
+    const nameText = visibleText(await longName.text());
+    expect(nameText).toContain("Name must be at most 100 characters");
+    expect(nameText).not.toContain("Too big");
+    const longAddress = visibleText(await (await postForm("/register", form({ address: "A".repeat(501) }))).text());
+    expect(longAddress).toContain("Address must be at most 500 characters");
+    expect(longAddress).not.toContain("Too big");
   });
 
   it("a short password: 'Password must be at least 6 characters long'", async () => {

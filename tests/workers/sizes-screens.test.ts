@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { readProductForm } from "~/lib/product-form.server";
 import { adminAccount, screenHtml, type Account } from "./admin-helpers";
 import { type ApiProduct, createProductApi, png, tag } from "./catalogue-helpers";
 import { call, testEnv } from "./helpers";
@@ -78,6 +79,16 @@ describe("the product page's size picker", () => {
     expect(new URL(response.headers.get("Location")!, "http://localhost").searchParams.get("cartError")).toBe("Please select a size");
   });
 
+  it("the toast says the cart's own refusals only: text made up in a link shows the plain failure", async () => {
+    const toast = async (path: string) => (await (await call(path)).text()).match(/role="status" aria-live="polite"[^>]*><span>([^<]*)<\/span>/)?.[1];
+    expect(await toast(`/product/${shoe.id}?cartError=Please+select+a+size`)).toBe("Please select a size");
+    expect(await toast(`/?cartError=Cannot+add+more+than+available+stock`)).toBe("Cannot add more than available stock");
+    for (const path of [`/product/${shoe.id}`, "/"]) {
+      const made = `${path}?cartError=${encodeURIComponent("Your account is locked. Call +94 11 555 0000 to verify your card")}`;
+      expect(await toast(made), made).toBe("Could not add this to your cart");
+    }
+  });
+
   it("a size chosen after a refusal comes back with the add alone, not the earlier refusal", async () => {
     const back = `/product/${shoe.id}?cartError=Please+select+a+size`;
     const form = new URLSearchParams({ productId: String(shoe.id), sizeId: sizeIdOf("EU 41"), redirectTo: back });
@@ -141,6 +152,25 @@ describe("the admin's sizes table", () => {
     expect(html).toContain("A size&#x27;s stock cannot be below zero");
     const row = await testEnv.DB.prepare("SELECT count(*) AS n FROM products WHERE name = ?").bind(name).first<{ n: number }>();
     expect(row!.n).toBe(0);
+  });
+
+  it("a label used twice (any case) is named for the row that repeats it, in the form's numbering, and for the list", async () => {
+    const form = new FormData();
+    const fields = { ...base, name: `Form Twice ${t}`, "sizes.0.label": "EU 40", "sizes.0.stock": "2", "sizes.1.label": "", "sizes.1.stock": "", "sizes.2.label": "EU 41", "sizes.2.stock": "1", "sizes.3.label": "eu 40", "sizes.3.stock": "1" };
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    // The empty row 1 is skipped, yet the rows after it keep their numbers on the page: the repeat is row 3 there.
+    const read = await readProductForm(new Request("http://localhost/add_product", { method: "POST", body: form }));
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.fieldErrors).toEqual({ "sizes.3.label": ["A size above has this label"], sizes: ["Each size needs its own label"] });
+  });
+
+  it("a size's stock below zero is that row's error alone (not the total's too), beside the row's bad label", async () => {
+    const form = new FormData();
+    const fields = { ...base, name: `Form Negative ${t}`, "sizes.0.label": "", "sizes.0.stock": "-3", "sizes.1.label": "EU 41", "sizes.1.stock": "2" };
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    const read = await readProductForm(new Request("http://localhost/add_product", { method: "POST", body: form }));
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.fieldErrors).toEqual({ "sizes.0.label": ["A size needs a label"], "sizes.0.stockQuantity": ["A size's stock cannot be below zero"] });
   });
 
   it("Remove on the update form removes that size and keeps the others", async () => {

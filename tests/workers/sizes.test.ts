@@ -185,6 +185,12 @@ describe("sizes of a product", () => {
     });
   }
 
+  it("a label used twice is named on the list and on the size that repeats it", async () => {
+    const created = await shoe();
+    const body = await expectApiError(await updateProduct(created, { sizes: [{ label: "EU 40", stockQuantity: 1 }, { label: "EU 41", stockQuantity: 1 }, { label: "eu 40", stockQuantity: 1 }] }), 400);
+    expect(body.fieldErrors).toEqual({ "sizes.2.label": ["A size above has this label"], sizes: ["Each size needs its own label"] });
+  });
+
   it("a create with stock below zero in a size is 400 and creates nothing", async () => {
     const name = `Never Made ${t}`;
     const form = productMultipart({ name, brand: "Stride", description: "x", price: 100, category: "Gents", stockQuantity: 0, releaseDate: "2026-01-01", productAvailable: true, sizes: [{ label: "EU 40", stockQuantity: -2 }] });

@@ -19,22 +19,22 @@ const phone = phoneText.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), PHONE_MESSAG
 const newPassword = z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`).max(200, "Password is too long");
 
 export const registerSchema = z.object({
-  name: requiredText("Name is required").max(100),
+  name: requiredText("Name is required").max(100, "Name must be at most 100 characters"),
   email,
   password: newPassword,
-  address: requiredText("Address is required").max(500),
+  address: requiredText("Address is required").max(500, "Address must be at most 500 characters"),
   phone,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const loginSchema = z.object({
   email,
-  password: z.string().min(1, "Password is required").max(200),
+  password: z.string().min(1, "Password is required").max(200, "Password is too long"),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const profileSchema = z.object({
-  name: requiredText("Name is required").max(100),
+  name: requiredText("Name is required").max(100, "Name must be at most 100 characters"),
   email,
   // Both may be blank (SPEC: only name and e-mail are required); left out of an API call, each keeps its current value.
   address: z.string({ error: typeError("Address must be text") }).trim().max(500, "Address must be at most 500 characters").optional(),

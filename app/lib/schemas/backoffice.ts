@@ -9,12 +9,13 @@ import { orderStatusSchema } from "./order";
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_MAX_PAGE_SIZE = 100;
 
-const positiveInt = (name: string, max = 1_000_000) =>
+// Messages in an admin's words (the screens show them; the API's fieldErrors name the parameter beside them).
+const positiveInt = (label: string, max = 1_000_000) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+    .regex(/^\d{1,9}$/, `${label} must be a whole number`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
+    .pipe(z.number().int().min(1, `${label} must be at least 1`).max(max, `${label} must be at most ${max}`));
 
 /** An empty field (a form's blank search box or date) is the same as none. */
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
@@ -23,41 +24,41 @@ const searchParam = z.preprocess(
   (value) => (typeof value === "string" ? blankIsAbsent(value.trim()) : value),
   z
     .string()
-    .max(ADMIN_SEARCH_MAX, `q must be at most ${ADMIN_SEARCH_MAX} characters`)
+    .max(ADMIN_SEARCH_MAX, `The search must be at most ${ADMIN_SEARCH_MAX} characters`)
     // D1 cuts a statement's text at a NUL; no order number, name, e-mail, phone or product holds control characters.
-    .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), "q must not contain control characters")
+    .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), "The search must not contain control characters")
     .optional(),
 );
 
 /** A calendar day, YYYY-MM-DD, that exists (no 2026-02-30). */
-const dayParam = (name: string) =>
+const dayParam = (label: string) =>
   z.preprocess(
     blankIsAbsent,
     z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date (YYYY-MM-DD)`)
+      .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`)
       .refine((day) => {
         const date = new Date(`${day}T00:00:00Z`);
         return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-      }, `${name} is not a calendar date`)
+      }, `${label} is not a calendar date`)
       .optional(),
   );
 
-const RANGE_REVERSED = "to must not be before from";
+const RANGE_REVERSED = "The end date must not be before the start date";
 
 function rangeInOrder(query: { from?: string; to?: string }, ctx: z.RefinementCtx) {
   if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: "custom", path: ["to"], message: RANGE_REVERSED });
 }
 
 const pagingFields = {
-  page: positiveInt("page").optional(),
-  pageSize: positiveInt("pageSize", ADMIN_MAX_PAGE_SIZE).optional(),
+  page: positiveInt("The page").optional(),
+  pageSize: positiveInt("The page size", ADMIN_MAX_PAGE_SIZE).optional(),
   q: searchParam,
 };
 
 /** GET /api/orders/admin/all and /admin/orders: status (any of the six), q, from and to (days, inclusive), page, pageSize. */
 export const adminOrderListQuerySchema = z
-  .object({ ...pagingFields, status: orderStatusSchema.optional(), from: dayParam("from"), to: dayParam("to") })
+  .object({ ...pagingFields, status: orderStatusSchema.optional(), from: dayParam("The start date"), to: dayParam("The end date") })
   .superRefine(rangeInOrder);
 export type AdminOrderListQuery = z.infer<typeof adminOrderListQuerySchema>;
 
@@ -68,7 +69,7 @@ export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 /** /admin/stock: the low-stock sizes of one category (or all), q, page, pageSize. A screen only: no API call lists them. */
 export const adminLowStockQuerySchema = z.object({
   ...pagingFields,
-  category: z.preprocess(blankIsAbsent, z.enum(CATEGORIES, { error: "category must be Gents, Ladies, Kids or Accessories" }).optional()),
+  category: z.preprocess(blankIsAbsent, z.enum(CATEGORIES, { error: "The category must be Gents, Ladies, Kids or Accessories" }).optional()),
 });
 
 export interface OrderFilters {

@@ -1,4 +1,4 @@
-import { typeError, z } from "../zod";
+import { formIdField, typeError, z } from "../zod";
 
 import { EMAIL_MAX, ORDER_STATUSES } from "../constants";
 import { rupeesToCents } from "../format";
@@ -49,6 +49,16 @@ export type OrderInput = z.infer<typeof orderInputSchema>;
 
 export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` });
 export const orderStatusQuerySchema = z.object({ status: orderStatusSchema });
+
+/** The admin's status form (the orders screen's Manage dialog, an order's own page). */
+export const orderStatusFormSchema = z.object({
+  intent: z.literal("status", { error: "Unknown action" }),
+  orderId: formIdField("Order not found"),
+  status: orderStatusSchema,
+  // The status the admin's page showed: a change made meanwhile (another tab, another admin) is not overwritten.
+  statusWas: orderStatusSchema.optional(),
+  confirm: z.literal("yes").optional().catch(undefined),
+});
 
 export const orderSchema = z.object({
   id: z.number().int(),

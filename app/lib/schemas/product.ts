@@ -5,6 +5,9 @@ import { rupeesToCents } from "../format";
 import { SIZE_LABEL_MAX, SIZES_MAX } from "../sizes";
 import { ALT_TEXT_MAX, PRODUCT_IMAGES_MAX } from "../product-images";
 
+const SIZE_LABELS_UNIQUE = "Each size needs its own label";
+const SIZE_LABEL_REPEATED = "A size above has this label";
+
 export const PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 100;
 export const KEYWORD_MAX = 100;
@@ -73,7 +76,20 @@ export const productInputSchema = z.object({
     )
     .min(1, "A product needs at least one size")
     .max(SIZES_MAX, `A product has at most ${SIZES_MAX} sizes`)
-    .refine((sizes) => new Set(sizes.map((size) => size.label.toLowerCase())).size === sizes.length, "Each size needs its own label")
+    .superRefine((sizes, context) => {
+      // Named on the list and on each row that repeats an earlier label, so the form marks the rows to fix.
+      const seen = new Set<string>();
+      let repeated = false;
+      sizes.forEach((size, index) => {
+        const label = size.label.toLowerCase();
+        if (seen.has(label)) {
+          repeated = true;
+          context.addIssue({ code: "custom", message: SIZE_LABEL_REPEATED, path: [index, "label"] });
+        }
+        seen.add(label);
+      });
+      if (repeated) context.addIssue({ code: "custom", message: SIZE_LABELS_UNIQUE });
+    })
     .refine((sizes) => new Set(sizes.flatMap((size) => (size.id ? [size.id] : []))).size === sizes.filter((size) => size.id).length, "A size is listed twice")
     .optional(),
   // Optional (additive to API.md): the product's `version` as the client loaded it (the form always sends it). A save

@@ -1,18 +1,20 @@
-import { data, Link, useLoaderData } from "react-router";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 
 import { BankSlipViewer } from "~/components/BankSlipViewer";
 import { OrderEmails } from "~/components/OrderEmails";
 import { OrderCustomer, OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
+import { OrderStatusForm, orderStatusClientAction, revalidateAfterStatusForm } from "~/components/OrderStatusForm";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, routeId } from "~/lib/http";
+import { orderStatusAction } from "~/lib/order-status-form.server";
 import { getOrder } from "~/services/orders.server";
 import { listOrderMails } from "~/services/outbox.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/order";
 
 // /admin/orders/{id}: one order on its own page (issue 16): its lines with sizes, the customer, the bank slip, the
-// status history and the e-mails sent about it. The status is changed in the orders screen's Manage dialog.
+// status history and the e-mails sent about it, and the status form the orders screen's Manage dialog has.
 
 export async function loader({ request, params, context, url }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context, url);
@@ -26,8 +28,15 @@ export async function loader({ request, params, context, url }: Route.LoaderArgs
   }
 }
 
+export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) => orderStatusClientAction(request, serverAction);
+
+export const action = ({ request, context, url }: Route.ActionArgs) => orderStatusAction(request, context, url);
+
+export const shouldRevalidate = revalidateAfterStatusForm;
+
 export default function AdminOrderPage() {
   const { order, emails } = useLoaderData<typeof loader>();
+  const noJsResult = useActionData<typeof action>();
   const slipSrc = `/api/orders/${order.id}/bank-slip`;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
@@ -43,14 +52,15 @@ export default function AdminOrderPage() {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         Placed <time dateTime={order.orderDate}>{formatDateTime(order.orderDate)}</time> · <span className="whitespace-nowrap">{formatLkr(order.totalAmount)}</span>
       </p>
-      <div className="mt-4 flex flex-wrap gap-2">
-        <Link to={`/admin/orders?manage=${order.id}`} className="btn-primary">
-          Manage status
-        </Link>
-      </div>
 
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)]">
         <div className="space-y-6">
+          <section className="card p-5" aria-labelledby="order-status-heading" data-testid="order-status-form">
+            <h2 id="order-status-heading" className="font-semibold">
+              Change status
+            </h2>
+            <OrderStatusForm order={order} keepHref={`/admin/orders/${order.id}`} noJsResult={noJsResult} />
+          </section>
           <OrderItemsCard order={order} />
           <section className="card p-5" aria-labelledby="order-slip-heading" data-testid="order-slip">
             <div className="flex flex-wrap items-center justify-between gap-2">

@@ -1,6 +1,6 @@
 import { errorJson, parseWith } from "~/lib/api.server";
 import { csvLine } from "~/lib/csv";
-import { centsToRupees } from "~/lib/format";
+import { centsToRupees, formatShopTimestamp } from "~/lib/format";
 import { HttpError } from "~/lib/http";
 import { adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
 import { ordersForExport } from "~/services/backoffice.server";
@@ -10,7 +10,7 @@ import type { Route } from "./+types/orders-csv";
 // GET /admin/orders.csv?status=&q=&from=&to=: the orders the list shows for those filters (every page of them), as a
 // spreadsheet. Streamed a chunk of orders at a time (ordersForExport), so 100,000 orders never sit in memory at once.
 
-export const CSV_HEADER = ["Order", "Placed (UTC)", "Status", "Customer", "E-mail", "Phone", "Shipping address", "Items", "Total (LKR)"] as const;
+export const CSV_HEADER = ["Order", "Placed (Sri Lanka time)", "Status", "Customer", "E-mail", "Phone", "Shipping address", "Items", "Total (LKR)"] as const;
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   // A screen's guard: a visitor goes to the login page, a customer to the shop.
@@ -39,7 +39,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
           .map((order) =>
             csvLine([
               order.id,
-              new Date(order.createdAt).toISOString(),
+              formatShopTimestamp(order.createdAt),
               order.status,
               order.customerName,
               order.customerEmail,

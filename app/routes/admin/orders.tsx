@@ -1,9 +1,7 @@
 import { useRef } from "react";
-import { data, Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useActionData, useLoaderData, useLocation, useSubmit } from "react-router";
 
-import { answerOr, submitted } from "~/lib/client-action";
-import { readFormData } from "~/lib/forms";
-import { formIdField, z } from "~/lib/zod";
+import { orderStatusAction } from "~/lib/order-status-form.server";
 
 import { AppLink } from "~/components/AppLink";
 import { BankSlipViewer, SLIP_FAILED } from "~/components/BankSlipViewer";
@@ -12,19 +10,19 @@ import { Modal } from "~/components/Modal";
 import { useFieldsFromUrl } from "~/components/useFieldsFromUrl";
 import { useMenu } from "~/components/useMenu";
 import { OrderHistory, SizeNote } from "~/components/OrderSummary";
+import { OrderStatusForm, orderStatusClientAction, revalidateAfterStatusForm, type OrderStatusResult } from "~/components/OrderStatusForm";
 import { StatusBadge } from "~/components/StatusBadge";
-import { ListPagination } from "~/components/Pagination";
-import { ADMIN_SEARCH_MAX, ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
+import { EmptyList, ListPagination } from "~/components/Pagination";
+import { ADMIN_SEARCH_MAX, type OrderStatus } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
 import { readOrderListSearch, type OrderFilters } from "~/lib/schemas/backoffice";
-import { orderStatusSchema, type OrderView } from "~/lib/schemas/order";
+import type { OrderView } from "~/lib/schemas/order";
 import { nameWithSize } from "~/lib/sizes";
 import { cheapRead, listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
-import { changeOrderStatus, getOrder } from "~/services/orders.server";
-import { mailerFor } from "~/services/outbox.server";
-import { requireAdmin, requireAdminWhileReading } from "~/services/session.server";
+import { getOrder } from "~/services/orders.server";
+import { requireAdminWhileReading } from "~/services/session.server";
 import type { Route } from "./+types/orders";
 
 // The filter buttons of SPEC §2, as the SPEC has them. DELIVERED and CANCELLED (issue 16: every status can be listed)
@@ -32,17 +30,7 @@ import type { Route } from "./+types/orders";
 const FILTERS = ["ALL", "PENDING", "CONFIRMED", "PROCESSING", "SHIPPED"] as const;
 const MORE_FILTERS = ["DELIVERED", "CANCELLED"] as const satisfies readonly OrderStatus[];
 
-const CANCEL_CONFIRMATION = "Cancel this order? Its stock will be put back.";
-const UPDATE_FAILED = "Failed to update order status";
 const FETCH_FAILED = "Failed to fetch orders";
-
-const statusFormSchema = z.object({
-  intent: z.literal("status", { error: "Unknown action" }),
-  orderId: formIdField("Order not found"),
-  status: orderStatusSchema,
-  confirm: z.literal("yes").optional().catch(undefined),
-});
-
 
 type Lookup<Order> = { id: number; order: Order | null; failed: boolean } | null;
 
@@ -90,32 +78,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   };
 }
 
-export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
-  const form = await submitted(request);
-  const failed = { kind: "error" as const, orderId: Number(form.get("orderId")) || null, status: null, message: UPDATE_FAILED };
-  return answerOr(serverAction, () => failed);
-};
+export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) => orderStatusClientAction(request, serverAction);
 
-export async function action({ request, context, url }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context, url);
-  const parsed = statusFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
-  if (!parsed.success) {
-    return data({ kind: "error" as const, orderId: null, status: null, message: `${UPDATE_FAILED}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
-  }
-  const { orderId, status, confirm } = parsed.data;
-  // Cancelling puts the stock back: without JavaScript (no window.confirm) the form asks once more.
-  if (status === "CANCELLED" && confirm !== "yes") return data({ kind: "confirm" as const, orderId, status, message: CANCEL_CONFIRMATION });
-  try {
-    const order = await changeOrderStatus(context.db, orderId, status, admin, mailerFor(request, context));
-    return data({ kind: "updated" as const, orderId, status: order.status, message: `Order #${orderId} is now ${order.status}.` });
-  } catch (error) {
-    if (error instanceof HttpError) return data({ kind: "error" as const, orderId, status, message: `${UPDATE_FAILED}: ${error.message}` }, { status: error.status });
-    console.error(`Admin orders: changing order ${orderId} to ${status} failed`, error);
-    return data({ kind: "error" as const, orderId, status, message: UPDATE_FAILED }, { status: 500 });
-  }
-}
+export const action = ({ request, context, url }: Route.ActionArgs) => orderStatusAction(request, context, url);
 
-type ActionResult = NonNullable<ReturnType<typeof useActionData<typeof action>>>;
+export const shouldRevalidate = revalidateAfterStatusForm;
 
 /** The list's URL (the filter kept) with one modal open, or none. */
 function useListHref() {
@@ -129,13 +96,6 @@ function useListHref() {
     const search = params.toString();
     return `${location.pathname}${search ? `?${search}` : ""}`;
   };
-}
-
-/** The status the select starts on: the next step of the order's life (never CANCELLED by default). */
-function suggestedStatus(current: OrderStatus): OrderStatus {
-  const next = ORDER_STATUSES[ORDER_STATUSES.indexOf(current) + 1];
-  if (next && next !== "CANCELLED") return next;
-  return current === "PENDING" ? "CONFIRMED" : "PENDING";
 }
 
 /** The list's query for these filters (no page: a new filter starts on the first page). */
@@ -361,25 +321,8 @@ function ManageModal({
   closeTo: string;
   selfHref: string;
   slipHref: string;
-  noJsResult: ActionResult | undefined;
+  noJsResult: OrderStatusResult | undefined;
 }) {
-  const fetcher = useFetcher<typeof action>();
-  const navigation = useNavigation();
-  const result = fetcher.data ?? (noJsResult?.orderId === order.id ? noJsResult : undefined);
-  const busy = fetcher.state !== "idle" || (navigation.state === "submitting" && navigation.formData?.get("orderId") === String(order.id));
-  const others = ORDER_STATUSES.filter((status) => status !== order.status);
-
-  function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return; // the button stays focusable meanwhile (aria-disabled): a second press waits
-    const formData = new FormData(event.currentTarget);
-    if (formData.get("status") === "CANCELLED") {
-      if (!window.confirm(CANCEL_CONFIRMATION)) return;
-      formData.set("confirm", "yes");
-    }
-    fetcher.submit(formData, { method: "post" });
-  }
-
   return (
     <Modal
       title={`Manage order #${order.id}`}
@@ -404,49 +347,7 @@ function ManageModal({
         )}
       </div>
 
-      {result?.kind === "confirm" ? (
-        // The confirmation step without JavaScript: the same form again, with confirm=yes.
-        <Form method="post" className="mt-5 space-y-4 rounded-2xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/40">
-          <p role="alert" className="text-sm font-medium text-red-900 dark:text-red-100">
-            {CANCEL_CONFIRMATION}
-          </p>
-          <input type="hidden" name="intent" value="status" />
-          <input type="hidden" name="orderId" value={order.id} />
-          <input type="hidden" name="status" value="CANCELLED" />
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Link to={selfHref} replace preventScrollReset className="btn-secondary">
-              Keep order
-            </Link>
-            <button type="submit" name="confirm" value="yes" className="btn-danger" disabled={busy}>
-              {busy ? "Cancelling..." : "Yes, cancel order"}
-            </button>
-          </div>
-        </Form>
-      ) : (
-        <fetcher.Form method="post" onSubmit={submit} className="mt-5 space-y-3">
-          {result && <FormAlert tone={result.kind === "updated" ? "success" : "error"}>{result.message}</FormAlert>}
-          <input type="hidden" name="intent" value="status" />
-          <input type="hidden" name="orderId" value={order.id} />
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-            <div className="flex-1">
-              <label htmlFor={`status-${order.id}`} className="field-label">
-                New status
-              </label>
-              <select key={order.status} id={`status-${order.id}`} name="status" defaultValue={suggestedStatus(order.status)} className="field-input" data-autofocus>
-                {others.map((status) => (
-                  <option key={status} value={status}>
-                    {status}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <button type="submit" className="btn-primary sm:w-44" aria-disabled={busy || undefined}>
-              {busy ? "Updating..." : "Update Status"}
-            </button>
-          </div>
-          <p className="text-xs text-slate-500 dark:text-slate-400">Cancelling puts the order's stock back; reopening a cancelled order takes it again.</p>
-        </fetcher.Form>
-      )}
+      <OrderStatusForm order={order} keepHref={selfHref} noJsResult={noJsResult} autoFocus />
 
       <div className="mt-6 grid gap-6 md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)]">
         <section aria-labelledby={`manage-items-${order.id}`}>
@@ -564,15 +465,9 @@ export default function AdminOrdersPage() {
           <FormAlert>{error}</FormAlert>
         </div>
       ) : orders.length === 0 ? (
-        <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          {paging && paging.page > 1 && paging.total > 0
-            ? "No orders on this page"
-            : filtered
-              ? "No orders match this search"
-              : status
-                ? `No ${status.toLowerCase()} orders`
-                : "No orders yet"}
-        </p>
+        <EmptyList paging={paging} noun="orders" search={pageSearch}>
+          {filtered ? "No orders match this search" : status ? `No ${status.toLowerCase()} orders` : "No orders yet"}
+        </EmptyList>
       ) : (
         <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Orders, newest first">
           {orders.map((order) => (

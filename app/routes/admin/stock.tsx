@@ -3,7 +3,7 @@ import { Link, useLoaderData, useLocation } from "react-router";
 import { AppLink } from "~/components/AppLink";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { ListSearch } from "~/components/ListSearch";
-import { ListPagination } from "~/components/Pagination";
+import { EmptyList, ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import { StockBadge } from "~/components/StockBadge";
 import { CATEGORIES, type Category } from "~/lib/constants";
@@ -121,13 +121,9 @@ export default function AdminStockPage() {
           <FormAlert>{error}</FormAlert>
         </div>
       ) : sizes.length === 0 ? (
-        <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
-          {paging && paging.page > 1 && paging.total > 0
-            ? "No sizes on this page"
-            : q
-              ? `No ${category ? `${category} ` : ""}size with ${LOW_STOCK} units or fewer matches “${q}”.`
-              : `Every ${category ? `${category} ` : ""}size has more than ${LOW_STOCK} units.`}
-        </p>
+        <EmptyList paging={paging} noun="sizes" search={new URLSearchParams(location.search)}>
+          {q ? `No ${category ? `${category} ` : ""}size with ${LOW_STOCK} units or fewer matches “${q}”.` : `Every ${category ? `${category} ` : ""}size has more than ${LOW_STOCK} units.`}
+        </EmptyList>
       ) : (
         <RecordTable caption={`${what}${matching} with ${LOW_STOCK} units or fewer, the emptiest first`} headings={["Product", "Brand", "Category", "Size", "Stock"]} testId="stock-table">
           {sizes.map((size) => (

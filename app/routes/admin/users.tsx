@@ -2,7 +2,7 @@ import { Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { ListSearch } from "~/components/ListSearch";
-import { ListPagination } from "~/components/Pagination";
+import { EmptyList, ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import type { Role } from "~/lib/constants";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
@@ -71,9 +71,9 @@ export default function AdminUsersPage() {
           <FormAlert>{error}</FormAlert>
         </div>
       ) : users.length === 0 ? (
-        <p className="mt-6 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
-          {q ? "No users match this search" : paging && paging.page > 1 ? "No users on this page" : "No users yet"}
-        </p>
+        <EmptyList paging={paging} noun="users" search={new URLSearchParams(location.search)}>
+          {q ? "No users match this search" : "No users yet"}
+        </EmptyList>
       ) : (
         <RecordTable caption={q ? "Users matching the search" : "All users"} headings={["Name", "Email", "Phone", "Address", "Role"]} testId="users-table">
           {users.map((user) => (

@@ -1,0 +1,123 @@
+import { Form, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+
+import { FormAlert } from "~/components/Field";
+import { answerOr, submitted } from "~/lib/client-action";
+import { ORDER_STATUS_MESSAGES, ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
+import type { orderStatusAction } from "~/lib/order-status-form.server";
+
+// The admin's status form: in the orders screen's Manage dialog and on an order's own page, each route's action being
+// orderStatusAction. With JavaScript it posts through a fetcher (the page stays put) and asks before cancelling;
+// without, the server asks that second question as a form of its own.
+
+export type OrderStatusResult = Awaited<ReturnType<typeof orderStatusAction>>["data"];
+
+/** A route's clientAction for the form: a lost answer says the update failed instead of showing the error page. */
+export async function orderStatusClientAction(request: Request, serverAction: () => Promise<unknown>) {
+  const form = await submitted(request);
+  const failed = { kind: "error" as const, orderId: Number(form.get("orderId")) || null, status: null, message: ORDER_STATUS_MESSAGES.failed };
+  return answerOr(serverAction, () => failed);
+}
+
+/**
+ * A route's shouldRevalidate for the form: the page reads the order again after every answer to it, a refusal too.
+ * React Router skips that after a 4xx, and a 409 ("changed meanwhile") left the page on the status it no longer has,
+ * with a form that could only be refused again.
+ */
+export function revalidateAfterStatusForm({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+  return formData?.get("intent") === "status" || defaultShouldRevalidate;
+}
+
+/**
+ * The status the select starts on: the next step of the order's life. A delivered or cancelled order has none, so the
+ * select starts on a prompt: one press of Update Status must not take a parcel back or reopen a cancelled order.
+ */
+function suggestedStatus(current: OrderStatus): OrderStatus | "" {
+  const next = ORDER_STATUSES[ORDER_STATUSES.indexOf(current) + 1];
+  return next && next !== "CANCELLED" ? next : "";
+}
+
+export function OrderStatusForm({
+  order,
+  keepHref,
+  noJsResult,
+  autoFocus = false,
+}: {
+  order: { id: number; status: OrderStatus };
+  /** Where "Keep order" goes from the no-JavaScript confirmation: the same screen without the question. */
+  keepHref: string;
+  /** The action's answer to a plain form post (no JavaScript). */
+  noJsResult: OrderStatusResult | undefined;
+  /** In a dialog, the select takes the focus when it opens. */
+  autoFocus?: boolean;
+}) {
+  const fetcher = useFetcher<OrderStatusResult>();
+  const navigation = useNavigation();
+  const result = fetcher.data ?? (noJsResult?.orderId === order.id ? noJsResult : undefined);
+  const busy = fetcher.state !== "idle" || (navigation.state === "submitting" && navigation.formData?.get("orderId") === String(order.id));
+  const others = ORDER_STATUSES.filter((status) => status !== order.status);
+
+  function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return; // the button stays focusable meanwhile (aria-disabled): a second press waits
+    const formData = new FormData(event.currentTarget);
+    if (formData.get("status") === "CANCELLED") {
+      if (!window.confirm(ORDER_STATUS_MESSAGES.cancelConfirmation)) return;
+      formData.set("confirm", "yes");
+    }
+    fetcher.submit(formData, { method: "post" });
+  }
+
+  if (result?.kind === "confirm") {
+    // The confirmation step without JavaScript: the same form again, with confirm=yes.
+    return (
+      <Form method="post" className="mt-5 space-y-4 rounded-2xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/40">
+        <p role="alert" className="text-sm font-medium text-red-900 dark:text-red-100">
+          {ORDER_STATUS_MESSAGES.cancelConfirmation}
+        </p>
+        <input type="hidden" name="intent" value="status" />
+        <input type="hidden" name="orderId" value={order.id} />
+        <input type="hidden" name="statusWas" value={order.status} />
+        <input type="hidden" name="status" value="CANCELLED" />
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Link to={keepHref} replace preventScrollReset className="btn-secondary">
+            Keep order
+          </Link>
+          <button type="submit" name="confirm" value="yes" className="btn-danger" disabled={busy}>
+            {busy ? "Cancelling..." : "Yes, cancel order"}
+          </button>
+        </div>
+      </Form>
+    );
+  }
+  return (
+    <fetcher.Form method="post" onSubmit={submit} className="mt-5 space-y-3">
+      {result && <FormAlert tone={result.kind === "updated" ? "success" : "error"}>{result.message}</FormAlert>}
+      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="orderId" value={order.id} />
+      <input type="hidden" name="statusWas" value={order.status} />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor={`status-${order.id}`} className="field-label">
+            New status
+          </label>
+          <select key={order.status} id={`status-${order.id}`} name="status" defaultValue={suggestedStatus(order.status)} required className="field-input" data-autofocus={autoFocus || undefined}>
+            {suggestedStatus(order.status) === "" && (
+              <option value="" disabled>
+                Choose a status
+              </option>
+            )}
+            {others.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary sm:w-44" aria-disabled={busy || undefined}>
+          {busy ? "Updating..." : "Update Status"}
+        </button>
+      </div>
+      <p className="text-xs text-slate-500 dark:text-slate-400">Cancelling puts the order's stock back; reopening a cancelled order takes it again.</p>
+    </fetcher.Form>
+  );
+}

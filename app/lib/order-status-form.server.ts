@@ -1,0 +1,32 @@
+import { data, type AppLoadContext } from "react-router";
+
+import { changeOrderStatus } from "~/services/orders.server";
+import { mailerFor } from "~/services/outbox.server";
+import { requireAdmin } from "~/services/session.server";
+import { readFormData } from "./forms";
+import { HttpError } from "./http";
+import { ORDER_STATUS_MESSAGES } from "./constants";
+import { orderStatusFormSchema } from "./schemas/order";
+
+// The admin's status form, posted from the orders screen's Manage dialog and from an order's own page: one action for
+// both, so the confirmation step, the messages and the errors are the same wherever the status is changed.
+
+export async function orderStatusAction(request: Request, context: AppLoadContext, url: URL) {
+  const admin = await requireAdmin(request, context, url);
+  const parsed = orderStatusFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const failed = ORDER_STATUS_MESSAGES.failed;
+  if (!parsed.success) {
+    return data({ kind: "error" as const, orderId: null, status: null, message: `${failed}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
+  }
+  const { orderId, status, statusWas, confirm } = parsed.data;
+  // Cancelling puts the stock back: without JavaScript (no window.confirm) the form asks once more.
+  if (status === "CANCELLED" && confirm !== "yes") return data({ kind: "confirm" as const, orderId, status, message: ORDER_STATUS_MESSAGES.cancelConfirmation });
+  try {
+    const order = await changeOrderStatus(context.db, orderId, status, admin, mailerFor(request, context), statusWas);
+    return data({ kind: "updated" as const, orderId, status: order.status, message: `Order #${orderId} is now ${order.status}.` });
+  } catch (error) {
+    if (error instanceof HttpError) return data({ kind: "error" as const, orderId, status, message: `${failed}: ${error.message}` }, { status: error.status });
+    console.error(`Admin orders: changing order ${orderId} to ${status} failed`, error);
+    return data({ kind: "error" as const, orderId, status, message: failed }, { status: 500 });
+  }
+}
