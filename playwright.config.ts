@@ -1,10 +1,15 @@
 import { defineConfig } from "@playwright/test";
 
+import { closeIdleSocketsBeforeTheServerDoes } from "./tests/e2e/idle-sockets";
+
 // End-to-end tests drive Debian's Chromium (/usr/bin/chromium); Playwright never downloads a browser here.
 //
 // By default Playwright starts its own shop on port 8788 with a fresh local D1/R2 state folder
 // (.wrangler/e2e-state, wiped first), so tests never touch the state of `npm start` on 8787.
 // BASE_URL=http://localhost:8787 npx playwright test  runs against a server that is already up instead.
+
+// The config is loaded in every test worker too, so this reaches every request the tests send (tests/e2e/idle-sockets.ts).
+closeIdleSocketsBeforeTheServerDoes();
 
 const PORT = Number(process.env.E2E_PORT ?? 8788);
 const STATE_DIR = ".wrangler/e2e-state";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 
 import { DEMO_CUSTOMER, gotoHydrated, isDemoProduct, logIn, waitForHydration } from "./helpers";
 
@@ -8,26 +8,49 @@ import { DEMO_CUSTOMER, gotoHydrated, isDemoProduct, logIn, waitForHydration } f
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-test("a second anonymous load is a hit, whose CSP allows the page's own scripts by their hashes and no nonce", async ({ request }) => {
-  const path = `/?sort=name&e2e=${unique()}`;
-  const answers = [];
-  for (let i = 0; i < 2; i++) {
+interface Answer {
+  status: string | undefined;
+  age: string | undefined;
+  csp: string;
+  html: string;
+  cacheControl: string | undefined;
+}
+
+/**
+ * Anonymous loads of a page until one is a hit, at most five. A load right after a miss may come before the miss's
+ * copy is stored (the Worker stores it after answering, in waitUntil), or after another test's product change purged
+ * the grids (the e2e tests run side by side): then a later load is the hit.
+ */
+async function loadUntilHit(request: APIRequestContext, path: string): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let load = 0; load < 5 && answers.at(-1)?.status !== "HIT"; load++) {
+    if (load > 1) await new Promise((resolve) => setTimeout(resolve, 100 * load));
     const response = await request.get(path);
     expect(response.status()).toBe(200);
-    const html = await response.text();
-    const csp = response.headers()["content-security-policy"];
+    const headers = response.headers();
+    answers.push({ status: headers["cf-cache-status"], age: headers["age"], csp: headers["content-security-policy"], html: await response.text(), cacheControl: headers["cache-control"] });
+  }
+  return answers;
+}
+
+test("a second anonymous load is a hit, whose CSP allows the page's own scripts by their hashes and no nonce", async ({ request }) => {
+  const answers = await loadUntilHit(request, `/?sort=name&e2e=${unique()}`);
+  for (const { csp, html } of answers) {
     const scriptSrc = csp.match(/script-src ([^;]*)/)![1].split(" ");
     expect(scriptSrc[0]).toBe("'self'");
     expect(scriptSrc.slice(1).length).toBeGreaterThan(1);
     for (const source of scriptSrc.slice(1)) expect(source).toMatch(/^'sha256-[A-Za-z0-9+/]{43}='$/);
     expect(html).not.toMatch(/\snonce=/);
-    answers.push({ status: response.headers()["cf-cache-status"], age: response.headers()["age"], csp, html, cacheControl: response.headers()["cache-control"] });
   }
-  expect(answers.map((answer) => answer.status)).toEqual(["MISS", "HIT"]);
-  expect(Number(answers[1].age)).toBeGreaterThanOrEqual(0);
-  expect(answers[1].csp).toBe(answers[0].csp);
-  expect(answers[1].html).toBe(answers[0].html);
-  expect(answers[1].cacheControl).toBe("public, no-cache");
+  expect(answers[0].status).toBe("MISS");
+  const hit = answers.at(-1)!;
+  expect(hit.status).toBe("HIT");
+  expect(Number(hit.age)).toBeGreaterThanOrEqual(0);
+  expect(hit.cacheControl).toBe("public, no-cache");
+  // The hit is a stored miss, served with the CSP it was rendered with.
+  const stored = answers.slice(0, -1).find((miss) => miss.html === hit.html);
+  expect(stored, "the hit is the page a miss rendered").toBeDefined();
+  expect(hit.csp).toBe(stored!.csp);
 });
 
 test("a cached page hydrates under its CSP, and a visitor's cart makes their page their own", async ({ page, browser }) => {
@@ -54,11 +77,9 @@ test("a cached page hydrates under its CSP, and a visitor's cart makes their pag
   // test's product change purged the grids meanwhile, as the e2e tests run side by side) a fresh anonymous one,
   // stored for the next stranger. Never the page with the shopper's cart.
   const stranger = await browser.newContext();
-  let response = await stranger.request.get(path);
-  expect(await response.text()).toContain("Cart, 0 items");
-  if (response.headers()["cf-cache-status"] === "MISS") response = await stranger.request.get(path);
-  expect(response.headers()["cf-cache-status"]).toBe("HIT");
-  expect(await response.text()).toContain("Cart, 0 items");
+  const answers = await loadUntilHit(stranger.request, path);
+  expect(answers.at(-1)!.status).toBe("HIT");
+  for (const { html } of answers) expect(html).toContain("Cart, 0 items");
   await stranger.close();
 });
 
