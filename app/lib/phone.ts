@@ -30,3 +30,15 @@ export function phoneForms(digits: string): string[] {
         : null;
   return rest ? [...new Set([digits, `0${rest}`, `${COUNTRY_CODE}${rest}`])] : [digits];
 }
+
+const SRI_LANKAN_NUMBER = new RegExp(`^(?:\\+${COUNTRY_CODE}|00${COUNTRY_CODE}|${COUNTRY_CODE}|0)(\\d{2})(\\d{3})(\\d{4})$`);
+
+/**
+ * A Sri Lankan number in any of the forms people write it (0771234567, +94 77 123 4567, 0094-77-1234567), grouped as
+ * it is written at home: 077 123 4567; anything else as typed. Grouped, it stays text in a spreadsheet too, which would
+ * read 0771234567 as the number 771,234,567 and drop the 0.
+ */
+export function groupedPhone(text: string): string {
+  const number = SRI_LANKAN_NUMBER.exec(text.replace(/[\s().-]/g, ""));
+  return number ? `0${number[1]} ${number[2]} ${number[3]}` : text;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { phoneDigits } from "~/lib/phone";
+import { groupedPhone, phoneDigits } from "~/lib/phone";
 
 describe("phoneDigits: what the phone field keeps of what was typed or pasted", () => {
   it("keeps the digits of a number written with spaces, dashes or brackets", () => {
@@ -19,5 +19,17 @@ describe("phoneDigits: what the phone field keeps of what was typed or pasted", 
     expect(phoneDigits("077123456789")).toBe("0771234567");
     expect(phoneDigits("9477")).toBe("9477");
     expect(phoneDigits("abc")).toBe("");
+  });
+});
+
+describe("groupedPhone: a number as the back office's spreadsheet shows it", () => {
+  it("groups a Sri Lankan number, national or international, as it is written at home", () => {
+    for (const typed of ["0771234567", "077 123 4567", "077-123-4567", "(077) 123 4567", "+94771234567", "+94 77 123 4567", "0094 77 123 4567", "94771234567"]) {
+      expect(groupedPhone(typed), typed).toBe("077 123 4567");
+    }
+  });
+
+  it("leaves anything else as typed: a foreign number, one digit too many or too few, a plus inside", () => {
+    for (const typed of ["+44 20 7946 0000", "07712345678", "077123456", "077+1234567", "1234567"]) expect(groupedPhone(typed)).toBe(typed);
   });
 });

@@ -2,6 +2,7 @@ import { errorJson, parseWith } from "~/lib/api.server";
 import { csvLine } from "~/lib/csv";
 import { centsToRupees, formatShopTimestamp } from "~/lib/format";
 import { HttpError } from "~/lib/http";
+import { groupedPhone } from "~/lib/phone";
 import { adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
 import { ordersForExport } from "~/services/backoffice.server";
 import { requireAdmin } from "~/services/session.server";
@@ -43,7 +44,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
               order.status,
               order.customerName,
               order.customerEmail,
-              order.customerPhone,
+              groupedPhone(order.customerPhone),
               order.shippingAddress,
               order.lines,
               centsToRupees(order.totalCents).toFixed(2),
