@@ -34,6 +34,17 @@ export async function readFormData(request: Request): Promise<FormData> {
   }
 }
 
+/**
+ * A number field as the API would take it: blank is undefined; plain decimal notation (digits, a sign, a fraction) is
+ * the number; anything else (1e2, 0x10, Infinity, " 5 6") stays text, so the schema or the caller refuses it as not a
+ * number, where Number() would have read a number the form never showed.
+ */
+export function formNumber(value: FormDataEntryValue | null): number | string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const text = value.trim();
+  return /^-?\d{1,15}(\.\d{1,15})?$/.test(text) ? Number(text) : text;
+}
+
 /** The size a form picked (`sizeId`): absent or empty means none was chosen; anything else must be an id (else 400). */
 export function readSizeId(form: FormData): number | undefined {
   const value = form.get("sizeId");

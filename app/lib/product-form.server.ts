@@ -1,5 +1,5 @@
 import { parseWith } from "./api.server";
-import { FIX_FIELDS } from "./forms";
+import { FIX_FIELDS, formNumber } from "./forms";
 import { HttpError, type FieldErrors } from "./http";
 import { readMultipartStream, type UploadedFile } from "./multipart.server";
 import { picturesInputSchema, productInputSchema, type PicturesInput, type ProductInput } from "./schemas/product";
@@ -25,7 +25,7 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
-  const number = (name: string) => (text(name).trim() === "" ? undefined : Number(text(name)));
+  const number = (name: string) => formNumber(form.get(name)) as number | undefined;
   const sizes = readSizeRows(form);
   const fieldErrors: FieldErrors = {};
   let input: ProductInput | undefined;
@@ -121,7 +121,7 @@ function readSizeRows(form: FormData): { rows: NonNullable<ProductInput["sizes"]
     rows.push({
       id: id ? Number(id) : undefined,
       label,
-      stockQuantity: (stock === "" ? 0 : /^-?\d+(\.\d+)?$/.test(stock) ? Number(stock) : stock) as number,
+      stockQuantity: (formNumber(stock) ?? 0) as number,
       stockWas: id && /^\d+$/.test(stockWas) ? Number(stockWas) : undefined,
     });
     formRows.push(index);

@@ -3,7 +3,7 @@ import { data, redirect } from "react-router";
 import { readFormData, readSizeId } from "~/lib/forms";
 
 import { answerOr } from "~/lib/client-action";
-import { HttpError } from "~/lib/http";
+import { HttpError, parseId } from "~/lib/http";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
 import { getOptionalUser, guestCartOf, safeRedirectPath, writeGuestCart } from "~/services/session.server";
 import type { Route } from "./+types/cart.add";
@@ -14,11 +14,11 @@ export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answer
 // One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
-  const productId = Number(form.get("productId"));
+  const productId = parseId(form.get("productId"));
   const redirectTo = form.get("redirectTo");
   const headers = new Headers();
   try {
-    if (!Number.isSafeInteger(productId) || productId < 1) throw new HttpError(404, "Product not found");
+    if (productId === null) throw new HttpError(404, "Product not found");
     const sizeId = readSizeId(form);
     const user = await getOptionalUser(request, context);
     if (user) {

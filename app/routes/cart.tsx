@@ -10,10 +10,10 @@ import { readBoundedForm } from "~/lib/api.server";
 import { answerOr } from "~/lib/client-action";
 import { ABOVE_STOCK, CHECKOUT_BLOCKED, cartLineProblem, isPurchasable } from "~/lib/availability";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
-import { parseForm, readSizeId } from "~/lib/forms";
+import { formNumber, parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
-import { HttpError } from "~/lib/http";
+import { HttpError, parseId } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
 import { checkoutCustomerSchema, orderInputSchema } from "~/lib/schemas/order";
 import {
@@ -66,18 +66,19 @@ export async function action(args: Route.ActionArgs) {
     const intent = form.get("intent");
     if (intent === "checkout") return await checkout(args, form);
     const user = await getOptionalUser(request, context);
-    const productId = Number(form.get("productId"));
+    const productId = parseId(form.get("productId"));
     const sizeId = readSizeId(form);
-    const quantity = intent === "remove" ? 0 : Number(form.get("quantity"));
+    const quantity = intent === "remove" ? 0 : formNumber(form.get("quantity"));
     if (intent === "clear") {
       if (user) await clearServerCart(context.db, user.id);
       return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": writeGuestCart(request, context, []) } });
     }
     if (intent !== "set" && intent !== "remove") throw new HttpError(400, "Unknown action");
-    if (!Number.isSafeInteger(productId) || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
+    // A set without a quantity is refused, not read as 0 (which removes the line), as PUT /api/cart/set refuses it.
+    if (productId === null || typeof quantity !== "number" || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
     // The quantity the line's page showed (the stepper sends it): − and + then move the line as it is now.
-    const shown = form.has("quantityWas") ? Number(form.get("quantityWas")) : undefined;
-    if (shown !== undefined && !(Number.isSafeInteger(shown) && shown >= 0)) throw new HttpError(400, "Invalid quantity");
+    const shown = form.has("quantityWas") ? formNumber(form.get("quantityWas")) : undefined;
+    if (shown !== undefined && !(typeof shown === "number" && Number.isSafeInteger(shown) && shown >= 0)) throw new HttpError(400, "Invalid quantity");
     if (user) {
       await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId, sizeId) : setServerCartQuantity(context.db, user.id, productId, sizeId, quantity, shown));
       return data<CartActionData>({ ok: true });
@@ -90,12 +91,16 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
-/** The total the checkout showed (a hidden field), when it sent one: placeOrder refuses an order whose total changed. */
+/**
+ * The total the checkout showed (a hidden field), when it sent one: placeOrder refuses an order whose total changed.
+ * One that is not an amount is refused (400) as the API refuses it, not dropped, which would skip the check.
+ */
 function expectedTotalOf(form: FormData): number | undefined {
-  const sent = form.get("expectedTotal");
-  if (typeof sent !== "string" || sent.trim() === "") return undefined;
-  const parsed = orderInputSchema.shape.expectedTotal.safeParse(Number(sent));
-  return parsed.success ? parsed.data : undefined;
+  const sent = formNumber(form.get("expectedTotal"));
+  if (sent === undefined) return undefined;
+  const parsed = orderInputSchema.shape.expectedTotal.safeParse(sent);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
+  return parsed.data;
 }
 
 /** The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart. */

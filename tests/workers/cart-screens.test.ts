@@ -313,6 +313,22 @@ describe("POST /cart (quantity, remove, clear)", () => {
     expect((await post({ intent: "set", productId: String(large), quantity: "many" }, customer.cookie)).status).toBe(400);
   });
 
+  it("a set without a quantity, or with one no form shows (0x3, 1e1, 2.5), is 400 and leaves the line, as the API does", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${large}&quantity=2`, customer.token);
+    const visitor = guestCartCookie([{ productId: large, quantity: 2 }]);
+    for (const quantity of [undefined, "", "0x3", "1e1", "2.5", " "]) {
+      const fields = { intent: "set", productId: String(large), ...(quantity === undefined ? {} : { quantity }) };
+      expect((await post(fields, customer.cookie)).status, String(quantity)).toBe(400);
+      const guest = await post(fields, visitor);
+      expect(guest.status, String(quantity)).toBe(400);
+      // The visitor's cookie cart is not written again (no stride_cart cookie in the answer).
+      expect(guest.headers.get("Set-Cookie") ?? "", String(quantity)).not.toContain("stride_cart=");
+    }
+    expect((await post({ intent: "set", productId: `0x${large.toString(16)}`, quantity: "1" }, customer.cookie)).status).toBe(400);
+    expect(quantities(await cartOk("GET", "", customer.token))).toEqual({ [large]: 2 });
+  });
+
   it("a post from another Origin is refused", async () => {
     const response = await call("/cart", {
       method: "POST",

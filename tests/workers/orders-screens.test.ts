@@ -237,6 +237,10 @@ describe("checkout without JavaScript (POST /cart?checkout, intent=checkout)", (
       await cartOk("POST", `/add?productId=${shoe}`, carol.token);
     });
 
+    it("an expectedTotal that is not an amount (abc, 1e3, 0x10): 400, not an order placed without the check", async () => {
+      for (const expectedTotal of ["abc", "1e3", "0x10"]) await expectRefused(checkoutForm({ expectedTotal }), 400, "expectedTotal must be a number");
+    });
+
     it("an empty cart: 400 'Your cart is empty'", async () => {
       const dave = await newCustomer("Dave Empty");
       const ordersBefore = await countOrders();
