@@ -313,6 +313,16 @@ describe("add product screen", () => {
     expect(fieldError(html, "stockQuantity")).toMatch(/number/i);
   });
 
+  it("a number the form would not show (0x10, 1e2) is not a number either, and creates nothing", async () => {
+    const before = await countProducts();
+    const response = await postMultipartForm("/add_product", screenProductForm({ price: "0x10", stockQuantity: "1e2" }), { cookie: adminCookie });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(fieldError(html, "price")).toBe("Price must be a number");
+    expect(fieldError(html, "stockQuantity")).toMatch(/number/i);
+    expect(await countProducts()).toBe(before);
+  });
+
   it("POST without an image is 400 with the image message", async () => {
     const before = await countProducts();
     const response = await postMultipartForm("/add_product", screenProductForm({}, null), { cookie: adminCookie });
