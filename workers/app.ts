@@ -37,6 +37,12 @@ const requestHandler = import.meta.env.DEV
   : createRequestHandler(serverBuild, import.meta.env.MODE);
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/**
+ * What the screens take: an HTML form has no other method. React Router would run a route's action for a PUT or a
+ * DELETE too (a DELETE of /cart with intent=clear emptied the cart), so anything else is 405 before it gets there. The
+ * API answers its own 405s, with each path's methods.
+ */
+const SCREEN_METHODS = new Set(["GET", "HEAD", "POST"]);
 
 /** The nightly cron of wrangler.jsonc: 21:30 UTC, three in the morning in Colombo, when the shop is quietest. */
 const NIGHTLY_CRON = "30 21 * * *";
@@ -152,6 +158,12 @@ export default {
       await discardUnreadBody(request);
       const body = JSON.stringify({ message: "Cross-origin request refused" });
       return secure(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }));
+    }
+
+    if (!api && !SCREEN_METHODS.has(request.method)) {
+      await discardUnreadBody(request);
+      const refused = new Response("Method not allowed", { status: 405, headers: { Allow: [...SCREEN_METHODS].join(", "), "Content-Type": "text/plain; charset=utf-8" } });
+      return secure(privateByDefault(refused));
     }
 
     const visit = sharedPageVisit(request, url);

@@ -329,6 +329,22 @@ describe("POST /cart (quantity, remove, clear)", () => {
     expect(quantities(await cartOk("GET", "", customer.token))).toEqual({ [large]: 2 });
   });
 
+  it("a screen answers 405 to a method no form has (DELETE /cart with intent=clear), and the cart stays", async () => {
+    await cartOk("DELETE", "/clear", customer.token);
+    await cartOk("POST", `/add?productId=${large}`, customer.token);
+    for (const [method, path] of [["DELETE", "/cart"], ["PUT", "/cart"], ["PATCH", "/cart"], ["PUT", "/theme"], ["DELETE", "/profile"]]) {
+      const response = await call(path, {
+        method,
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost", Cookie: customer.cookie },
+        body: "intent=clear&theme=dark-theme",
+      });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
+      expect(response.headers.get("Set-Cookie")).toBeNull();
+    }
+    expect(quantities(await cartOk("GET", "", customer.token))).toEqual({ [large]: 1 });
+  });
+
   it("a post from another Origin is refused", async () => {
     const response = await call("/cart", {
       method: "POST",
