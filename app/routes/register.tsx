@@ -8,7 +8,7 @@ import { postedValues } from "~/lib/form-values";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { registerFormSchema } from "~/lib/schemas/auth";
-import { registerUser } from "~/services/auth.server";
+import { EMAIL_TAKEN, registerUser } from "~/services/auth.server";
 import { afterLoginPath, redirectIfLoggedIn, startSession } from "~/services/session.server";
 import { INITIAL_SESSION_VERSION, issueToken } from "~/services/token.server";
 import type { Route } from "./+types/register";
@@ -39,7 +39,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     const token = await issueToken(user.id, INITIAL_SESSION_VERSION, context.cloudflare.env.JWT_SECRET);
     return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
   } catch (error) {
-    if (error instanceof HttpError) return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: {}, values }, { status: error.status });
+    if (error instanceof HttpError) {
+      // An e-mail with an account already: marked on its field, and the way in for its owner offered beside it.
+      const emailTaken = error.message === EMAIL_TAKEN;
+      return data({ message: error.message || REGISTRATION_FAILED, fieldErrors: emailTaken ? { email: [EMAIL_TAKEN] } : {}, values, emailTaken }, { status: error.status });
+    }
     throw error;
   }
 }
@@ -52,7 +56,9 @@ export default function RegisterPage() {
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
   const form = useFocusOnRefusal(result);
   const redirectTo = searchParams.get("redirect");
+  const loginPath = redirectTo ? `/login?${new URLSearchParams({ redirect: redirectTo })}` : "/login";
   const values = result?.values;
+  const alertLink = "font-semibold underline hover:no-underline";
 
   return (
     <AuthCard
@@ -61,14 +67,31 @@ export default function RegisterPage() {
       footer={
         <>
           Already have an account?{" "}
-          <Link to={redirectTo ? `/login?${new URLSearchParams({ redirect: redirectTo })}` : "/login"} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          <Link to={loginPath} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
             Login
           </Link>
         </>
       }
     >
       <Form ref={form} method="post" className="space-y-4" noValidate>
-        {result?.message && <FormAlert>{result.message}</FormAlert>}
+        {result?.message && (
+          <FormAlert>
+            {result.message}
+            {"emailTaken" in result && result.emailTaken && (
+              <>
+                . If it is yours,{" "}
+                <Link to={loginPath} className={alertLink}>
+                  log in
+                </Link>{" "}
+                or{" "}
+                <Link to="/forgot-password" className={alertLink}>
+                  reset your password
+                </Link>
+                .
+              </>
+            )}
+          </FormAlert>
+        )}
         <Field name="name" label="Name" autoComplete="name" required errors={errors?.name} defaultValue={values?.name} />
         <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} defaultValue={values?.email} />
         <div className="grid gap-4 sm:grid-cols-2">

@@ -224,11 +224,15 @@ describe("register screen", () => {
     expect(profile.status).toBe(200);
   });
 
-  it("an e-mail already registered shows the server message", async () => {
+  it("an e-mail already registered shows the server message on its field, with the ways in for its owner", async () => {
     const existing = await register();
-    const response = await postForm("/register", form({ email: existing.email.toUpperCase() }));
+    const response = await postForm("/register?redirect=%2Fcart", form({ email: existing.email.toUpperCase() }));
     expect(response.status).toBe(409);
-    expect(await response.text()).toContain("Email is already registered");
+    const html = visibleText(await response.text());
+    expect(html).toContain("Email is already registered");
+    expect(html).toMatch(/<p id="email-error"[^>]*>Email is already registered<\/p>/);
+    expect(html).toMatch(/<a[^>]+href="\/login\?redirect=%2Fcart"[^>]*>log in<\/a>/);
+    expect(html).toMatch(/<a[^>]+href="\/forgot-password"[^>]*>reset your password<\/a>/);
   });
 });
 
