@@ -91,9 +91,11 @@ export function SizePicker({ productId, productName, category, sizes, available 
           ? chosen.stockQuantity < FEW_LEFT
             ? `${onlyLeft(chosen.stockQuantity)} in ${chosen.label}`
             : `${chosen.label}: in stock`
-          : sizes.some((size) => size.stockQuantity > 0)
-            ? "Sold-out sizes are crossed out."
-            : "Every size is sold out."}
+          : sizes.every((size) => size.stockQuantity > 0)
+            ? "Choose your size."
+            : sizes.some((size) => size.stockQuantity > 0)
+              ? "Sold-out sizes are crossed out."
+              : "Every size is sold out."}
       </p>
       {missing && (
         <p role="alert" className="field-error">

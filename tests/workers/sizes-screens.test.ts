@@ -54,9 +54,17 @@ describe("the product page's size picker", () => {
     // The few left show on their size, before any script runs.
     expect(html).toMatch(/EU 43<\/span><span[^>]*>2 left/);
     expect(html).toContain(", sold out");
+    expect(html).toContain("Sold-out sizes are crossed out.");
     // The form posts to /cart/add and comes back to the page.
     expect(html).toMatch(/<form[^>]*action="\/cart\/add"/);
     expect(html).toContain(`name="redirectTo" value="/product/${shoe.id}"`);
+  });
+
+  it("with every size in stock, asks for a size rather than speak of sold-out sizes", async () => {
+    const stocked = await createProductApi(admin.token, { name: `Stocked Runner ${t}`, category: "Gents", sizes: [{ label: "EU 41", stockQuantity: 9 }, { label: "EU 42", stockQuantity: 7 }] });
+    const html = await (await call(`/product/${stocked.id}`)).text();
+    expect(html).toContain("Choose your size.");
+    expect(html).not.toContain("Sold-out sizes are crossed out.");
   });
 
   it("has the category's size guide (EU, UK, US, foot length)", async () => {
