@@ -4,7 +4,7 @@ import { Link, useFetcher, useSearchParams, type FetcherWithComponents } from "r
 import { formatDate } from "~/lib/format";
 import { COMMENT_MAX, DEFAULT_RATING, RATINGS, REVIEW_MESSAGES, ratingWord } from "~/lib/review-constants";
 import type { ReviewActionResult, ReviewIntent, ReviewItem } from "~/lib/schemas/review";
-import { FormAlert } from "./Field";
+import { FormAlert, useFocusOnRefusal } from "./Field";
 import { Stars } from "./Stars";
 
 // The reviews block of the product page. Every form is a real form that posts to the product page's action, so it
@@ -203,8 +203,10 @@ function ReviewForm({
   const commentId = `${idPrefix}-comment`;
   const commentError = errors.comment?.[0];
   const initialRating = Number(outcome?.values?.rating) || review?.rating || DEFAULT_RATING;
+  // A refused review moves the focus to the field at fault (the button it was sent with was disabled meanwhile).
+  const form = useFocusOnRefusal(outcome);
   return (
-    <fetcher.Form method="post" action={`/product/${productId}`} className="mt-4 space-y-4" onSubmit={(event) => submitInPlace(fetcher, event, productId)}>
+    <fetcher.Form ref={form} method="post" action={`/product/${productId}`} className="mt-4 space-y-4" onSubmit={(event) => submitInPlace(fetcher, event, productId)}>
       <input type="hidden" name="intent" value={intent} />
       {review && <input type="hidden" name="reviewId" value={review.id} />}
       <input type="hidden" name="redirectTo" value={`/product/${productId}`} />

@@ -94,6 +94,12 @@ test("a customer reviews a product, edits it inline; another customer cannot edi
   await page.keyboard.press("ArrowRight");
   await expect(reviews.getByRole("radio", { name: "4 stars, Very Good" })).toBeChecked();
 
+  // A blank review is refused where it was typed: the message on the field, and the focus back in it.
+  await reviews.getByLabel("Your review").fill("   ");
+  await reviews.getByRole("button", { name: "Submit Review" }).click();
+  await expect(reviews.getByText("Comment is required")).toBeVisible();
+  await expect(reviews.getByLabel("Your review")).toBeFocused();
+
   await reviews.getByLabel("Your review").fill(comment);
   await reviews.getByRole("button", { name: "Submit Review" }).click();
 
