@@ -1,4 +1,4 @@
-import { typeError, z } from "../zod";
+import { plainText, typeError, z } from "../zod";
 import { EMAIL_MAX, PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 
 // One shape per input, shared by the forms, the screen actions, the API routes and the OpenAPI document.
@@ -6,6 +6,7 @@ import { EMAIL_MAX, PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 /** SPEC §8: a login refused, whatever the reason. */
 export const INVALID_CREDENTIALS = "Invalid email or password.";
 const requiredText = (message: string) => z.string().trim().min(1, message);
+const name = requiredText("Name is required").max(100, "Name must be at most 100 characters").check(plainText("Name"));
 const email = z
   .string()
   .trim()
@@ -19,10 +20,10 @@ const phone = phoneText.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), PHONE_MESSAG
 const newPassword = z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`).max(200, "Password is too long");
 
 export const registerSchema = z.object({
-  name: requiredText("Name is required").max(100, "Name must be at most 100 characters"),
+  name,
   email,
   password: newPassword,
-  address: requiredText("Address is required").max(500, "Address must be at most 500 characters"),
+  address: requiredText("Address is required").max(500, "Address must be at most 500 characters").check(plainText("Address", { lines: true })),
   phone,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
@@ -34,10 +35,15 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const profileSchema = z.object({
-  name: requiredText("Name is required").max(100, "Name must be at most 100 characters"),
+  name,
   email,
   // Both may be blank (SPEC: only name and e-mail are required); left out of an API call, each keeps its current value.
-  address: z.string({ error: typeError("Address must be text") }).trim().max(500, "Address must be at most 500 characters").optional(),
+  address: z
+    .string({ error: typeError("Address must be text") })
+    .trim()
+    .max(500, "Address must be at most 500 characters")
+    .check(plainText("Address", { lines: true }))
+    .optional(),
   phone: phoneText.regex(new RegExp(`^(\\d{${PHONE_DIGITS}})?$`), PHONE_MESSAGE).optional(),
   // Blank or missing keeps the current password.
   password: z

@@ -1,4 +1,4 @@
-import { z } from "../zod";
+import { plainText, z } from "../zod";
 
 import { ADMIN_SEARCH_MAX, CATEGORIES, type Category, type OrderStatus } from "../constants";
 import { orderStatusSchema } from "./order";
@@ -26,7 +26,7 @@ const searchParam = z.preprocess(
     .string()
     .max(ADMIN_SEARCH_MAX, `The search must be at most ${ADMIN_SEARCH_MAX} characters`)
     // D1 cuts a statement's text at a NUL; no order number, name, e-mail, phone or product holds control characters.
-    .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), "The search must not contain control characters")
+    .check(plainText("The search"))
     .optional(),
 );
 

@@ -1,4 +1,4 @@
-import { formIdField, typeError, z } from "../zod";
+import { formIdField, plainText, typeError, z } from "../zod";
 
 import { EMAIL_MAX, ORDER_STATUSES } from "../constants";
 import { rupeesToCents } from "../format";
@@ -7,7 +7,12 @@ export const ORDER_MAX_LINES = 50;
 
 // The checkout's checks, in SPEC.md §5's order and with its messages.
 export const checkoutCustomerSchema = z.object({
-  customerName: z.string({ error: typeError("Please enter your full name", "Full name must be text") }).trim().min(1, "Please enter your full name").max(100, "Full name must be at most 100 characters"),
+  customerName: z
+    .string({ error: typeError("Please enter your full name", "Full name must be text") })
+    .trim()
+    .min(1, "Please enter your full name")
+    .max(100, "Full name must be at most 100 characters")
+    .check(plainText("Full name")),
   customerEmail: z
     .string({ error: typeError("Please enter your email", "Email must be text") })
     .trim()
@@ -19,7 +24,12 @@ export const checkoutCustomerSchema = z.object({
     .trim()
     .min(1, "Please enter your phone number")
     .regex(/^\+?[\d\s-]{7,20}$/, "Please enter a valid phone number"),
-  shippingAddress: z.string({ error: typeError("Please enter your shipping address", "Shipping address must be text") }).trim().min(1, "Please enter your shipping address").max(500, "Shipping address must be at most 500 characters"),
+  shippingAddress: z
+    .string({ error: typeError("Please enter your shipping address", "Shipping address must be text") })
+    .trim()
+    .min(1, "Please enter your shipping address")
+    .max(500, "Shipping address must be at most 500 characters")
+    .check(plainText("Shipping address", { lines: true })),
 });
 
 /** The API's `order` part. Names and prices may be sent but are ignored: the catalogue decides them. */

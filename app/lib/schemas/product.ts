@@ -1,4 +1,4 @@
-import { typeError, z } from "../zod";
+import { plainText, typeError, z } from "../zod";
 
 import { CATEGORIES, SORTS } from "../constants";
 import { rupeesToCents } from "../format";
@@ -23,13 +23,24 @@ const isRealDate = (value: string) => {
 
 /** What an admin sends for a product (API: the `product` JSON string; screens: the form, converted). */
 export const productInputSchema = z.object({
-  name: z.string({ error: typeError("Name is required", "Name must be text") }).trim().min(1, "Name is required").max(120, "Name must be at most 120 characters"),
-  brand: z.string({ error: typeError("Brand is required", "Brand must be text") }).trim().min(1, "Brand is required").max(BRAND_MAX, `Brand must be at most ${BRAND_MAX} characters`),
+  name: z
+    .string({ error: typeError("Name is required", "Name must be text") })
+    .trim()
+    .min(1, "Name is required")
+    .max(120, "Name must be at most 120 characters")
+    .check(plainText("Name")),
+  brand: z
+    .string({ error: typeError("Brand is required", "Brand must be text") })
+    .trim()
+    .min(1, "Brand is required")
+    .max(BRAND_MAX, `Brand must be at most ${BRAND_MAX} characters`)
+    .check(plainText("Brand")),
   description: z
     .string({ error: typeError("Description is required", "Description must be text") })
     .trim()
     .min(1, "Description is required")
     .max(2000, "Description must be at most 2000 characters")
+    .check(plainText("Description", { lines: true }))
     .transform((text) => text.replace(/\r\n?/g, "\n")), // browsers send a textarea's line breaks as \r\n
   price: z
     .number({ error: (issue) => (issue.input === undefined ? "Price is required" : "Price must be a number") })
@@ -58,7 +69,7 @@ export const productInputSchema = z.object({
           .trim()
           .min(1, "A size needs a label")
           .max(SIZE_LABEL_MAX, `A size's label must be at most ${SIZE_LABEL_MAX} characters`)
-          .refine((label) => !/[\u0000-\u001f\u007f]/.test(label), "A size's label must not contain control characters"),
+          .check(plainText("A size's label")),
         stockQuantity: z
           .number({ error: typeError("A size's stock must be a number") })
           .int("A size's stock must be a whole number")
@@ -121,7 +132,7 @@ export const picturesInputSchema = z
   .array(
     z.object({
       id: z.number({ error: typeError("A picture's id must be a number") }).int("A picture's id must be a whole number").positive("A picture's id must be at least 1"),
-      altText: z.string().trim().max(ALT_TEXT_MAX, `Alt text must be at most ${ALT_TEXT_MAX} characters`).nullable().optional(),
+      altText: z.string().trim().max(ALT_TEXT_MAX, `Alt text must be at most ${ALT_TEXT_MAX} characters`).check(plainText("Alt text")).nullable().optional(),
     }),
   )
   .max(PRODUCT_IMAGES_MAX, `A product has at most ${PRODUCT_IMAGES_MAX} pictures`);
@@ -188,9 +199,9 @@ export const filterQueryFields = {
     .trim()
     .min(1, "size must not be empty")
     .max(SIZE_LABEL_MAX, `size must be at most ${SIZE_LABEL_MAX} characters`)
-    .refine((size) => !/[\u0000-\u001f\u007f]/.test(size), "size must not contain control characters")
+    .check(plainText("size"))
     .optional(),
-  brand: z.string().trim().min(1, "brand must not be empty").max(BRAND_MAX, `brand must be at most ${BRAND_MAX} characters`).optional(),
+  brand: z.string().trim().min(1, "brand must not be empty").max(BRAND_MAX, `brand must be at most ${BRAND_MAX} characters`).check(plainText("brand")).optional(),
   minPrice: rupeesParam("minPrice").optional(),
   maxPrice: rupeesParam("maxPrice").optional(),
 };
@@ -217,8 +228,8 @@ export const keywordSchema = z
   .trim()
   .min(1, "keyword is required")
   .max(KEYWORD_MAX, `keyword must be at most ${KEYWORD_MAX} characters`)
-  // D1 cuts a statement's text at a NUL; no real keyword holds control characters.
-  .refine((keyword) => !/[\u0000-\u001f\u007f]/.test(keyword), "keyword must not contain control characters");
+  // D1 cuts a statement's text at a NUL; no name, brand or category a keyword could find holds control characters.
+  .check(plainText("keyword"));
 
 export const searchQuerySchema = z
   .object({

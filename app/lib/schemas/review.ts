@@ -1,5 +1,5 @@
 import { COMMENT_MAX, DEFAULT_RATING, RATING_MAX, RATING_MIN } from "../review-constants";
-import { typeError, z } from "../zod";
+import { plainText, typeError, z } from "../zod";
 
 // Reviews (SPEC §3, §5; API.md): one shape for the API body, the product page's forms and the OpenAPI document.
 // The limits, rating words and messages live in a module without zod, so the product page's client code stays small.
@@ -10,7 +10,8 @@ const comment = z
   .string({ error: typeError("Comment is required", "Comment must be text") })
   .trim()
   .min(1, "Comment is required")
-  .refine((value) => [...value].length <= COMMENT_MAX, `Comment must be at most ${COMMENT_MAX} characters`);
+  .refine((value) => [...value].length <= COMMENT_MAX, `Comment must be at most ${COMMENT_MAX} characters`)
+  .check(plainText("Comment", { lines: true }));
 
 // A JSON number only: the string "4" is a wrong type (API.md), and so is 4.5.
 const rating = z

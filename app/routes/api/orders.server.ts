@@ -19,7 +19,7 @@ export const ordersApi = apiResource("/api/orders", {
     multipart: { order: orderInputSchema, bankSlip: "binary" },
     responses: {
       201: { description: "The order, status PENDING", schema: orderSchema },
-      400: { description: "Bad input (a missing field, no items, a missing slip)" },
+      400: { description: "Bad input (a missing field, a name or address with control characters, no items, a missing slip)" },
       401: auth401,
       409: { description: "Insufficient stock for {productName}; {productName} is no longer available (taken off sale); or the total differs from expectedTotal (a price changed)" },
       413: { description: "Slip of 10 MB or more" },

@@ -13,7 +13,7 @@ export const productsApi = apiResource("/api/products", {
     summary: `The catalogue, newest first, optionally by category, size (a size label such as "EU 42", exactly: products with that size in stock), brand (exact; an unknown brand gives []) and price range (minPrice and maxPrice in rupees, inclusive). With page, that page alone, with X-Total-Count (left out with a size or a price range, which are not counted) and a Link header (rel="next") while more pages follow; without, the first ${UNPAGED_LIMIT}. A size or a price range lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is [] (and the page before has no rel="next").`,
     auth: "none",
     query: listQuerySchema,
-    responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad size (empty, over 20 characters, control characters), brand or price range (minPrice above maxPrice, negative, not a number)" } },
+    responses: { 200: products, 400: { description: "Unknown category, a bad page or pageSize, or a bad size (empty, over 20 characters, control characters), brand (the same) or price range (minPrice above maxPrice, negative, not a number)" } },
     handler: async ({ context, query, url }) => {
       const paged = query.page !== undefined;
       const result = await listProducts(
@@ -35,7 +35,7 @@ export const productsApi = apiResource("/api/products", {
     summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page. A search lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is [].`,
     auth: "none",
     query: searchQuerySchema,
-    responses: { 200: products, 400: { description: "Missing keyword, or longer than 100 characters; a bad size, brand or price range" } },
+    responses: { 200: products, 400: { description: "Missing keyword, longer than 100 characters or with control characters; a bad size, brand or price range" } },
     handler: async ({ context, query }) => {
       const filters = { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
       const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters }, API_PRODUCT);

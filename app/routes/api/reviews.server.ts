@@ -5,7 +5,7 @@ import { REVIEWS_MAX_PAGE_SIZE, reviewCreateSchema, reviewListQuerySchema, revie
 import { createReview, deleteReview, listReviews, toReviewView, updateReview } from "~/services/reviews.server";
 
 const errors = {
-  400: { description: "Bad input: comment missing, blank or over 2000 characters; rating not a whole number from 1 to 5; productId not a number" },
+  400: { description: "Bad input: comment missing, blank, over 2000 characters or with control characters; rating not a whole number from 1 to 5; productId not a number" },
   401: { description: "No token, or an invalid or expired one" },
   404: { description: "No such review" },
 } as const;
