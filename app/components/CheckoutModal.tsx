@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigate, useRevalidator } from "react-router";
 
-import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffChosenFile, type SniffedType } from "~/lib/file-types";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, bankSlipType, sniffChosenFile, type SniffedType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
 import { BANK_SLIP_PICTURE, preparePicture } from "~/lib/prepare-picture";
 import { nameWithSize } from "~/lib/sizes";
@@ -38,6 +38,8 @@ async function checkSlip(file: File | null): Promise<{ problem: string | null; t
   const type = await sniffChosenFile(file);
   if (!type || !BANK_SLIP_TYPES.includes(type)) return { problem: BANK_SLIP_MESSAGES.type, type };
   if (file.size >= BANK_SLIP_MAX_BYTES) return { problem: BANK_SLIP_MESSAGES.size, type };
+  // Then the whole file, by the server's own rule: a picture cut off before its size, a PDF without its end, is refused.
+  if (!bankSlipType(new Uint8Array(await file.arrayBuffer()))) return { problem: BANK_SLIP_MESSAGES.type, type };
   return { problem: null, type };
 }
 

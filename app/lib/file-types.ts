@@ -1,3 +1,5 @@
+import { imageSize } from "./image-size";
+
 // A file's type is what its first bytes say, never its name or declared Content-Type.
 export type SniffedType = "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf";
 
@@ -32,3 +34,25 @@ export const BANK_SLIP_MESSAGES = {
   type: "Please upload a valid image (JPEG, PNG) or PDF file",
   size: "File size must be less than 10MB",
 } as const;
+
+/** PDF readers look for the closing `%%EOF` within the last 1,024 bytes; an upload cut off on the way has none there. */
+const PDF_EOF_WITHIN = 1024;
+const PDF_SIGNATURE_LENGTH = 5; // "%PDF-"
+
+function pdfHasItsEnd(bytes: Uint8Array): boolean {
+  // Whatever follows the marker in that window (a newline, spaces, a generator's padding) is allowed, as readers do.
+  const tail = bytes.subarray(Math.max(PDF_SIGNATURE_LENGTH, bytes.length - PDF_EOF_WITHIN));
+  return String.fromCharCode(...tail).includes("%%EOF");
+}
+
+/**
+ * A bank slip's type when its bytes are a whole one of BANK_SLIP_TYPES, else null. The first bytes name the type; a
+ * JPEG or PNG must then give its width and height (imageSize, the product pictures' own check), and a PDF its `%%EOF`,
+ * so a file cut off after its signature, or bytes that only begin like one, are no slip an admin could read.
+ */
+export function bankSlipType(bytes: Uint8Array): SniffedType | null {
+  const type = sniffFileType(bytes);
+  if (!type || !BANK_SLIP_TYPES.includes(type)) return null;
+  const whole = type === "application/pdf" ? pdfHasItsEnd(bytes) : imageSize(bytes, type) !== null;
+  return whole ? type : null;
+}

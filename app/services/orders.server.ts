@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
 import type { OrderStatus } from "~/lib/constants";
-import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, sniffFileType } from "~/lib/file-types";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, bankSlipType } from "~/lib/file-types";
 import { orderPlacedMail, orderStatusMail } from "~/lib/emails.server";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http";
@@ -25,13 +25,16 @@ export interface BankSlip {
   type: string;
 }
 
-/** The uploaded slip, judged by its bytes: JPEG, PNG or PDF under 10 MB (SPEC §5's messages). */
+/**
+ * The uploaded slip, judged by its bytes: a whole JPEG, PNG (its header gives its size) or PDF (its `%%EOF` in the last
+ * 1,024 bytes) under 10 MB (SPEC §5's messages). Read before anything is stored, so a refused slip changes nothing.
+ */
 export async function readBankSlip(file: FormDataEntryValue | null): Promise<BankSlip> {
   if (file === null || typeof file === "string" || file.size === 0) throw badRequest(BANK_SLIP_MESSAGES.missing, { bankSlip: [BANK_SLIP_MESSAGES.missing] });
   if (file.size >= BANK_SLIP_MAX_BYTES) throw new HttpError(413, BANK_SLIP_MESSAGES.size, { bankSlip: [BANK_SLIP_MESSAGES.size] });
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = sniffFileType(bytes);
-  if (!type || !BANK_SLIP_TYPES.includes(type)) throw new HttpError(415, BANK_SLIP_MESSAGES.type, { bankSlip: [BANK_SLIP_MESSAGES.type] });
+  const type = bankSlipType(bytes);
+  if (!type) throw new HttpError(415, BANK_SLIP_MESSAGES.type, { bankSlip: [BANK_SLIP_MESSAGES.type] });
   return { bytes, type };
 }
 

@@ -229,6 +229,17 @@ test("a chosen slip that is no picture or PDF says so at once, with no preview; 
   await slip.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are my notes, not a slip") });
   await expect(dialog.getByText("Please upload a valid image (JPEG, PNG) or PDF file")).toBeVisible();
   await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toHaveCount(0);
+  // Bytes that only begin like a PNG (cut off after its signature) or a PDF (no %%EOF) are judged as the server does.
+  for (const cut of [
+    { name: "cut.png", mimeType: "image/png", buffer: PNG_SLIP.subarray(0, 10) },
+    { name: "cut.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\n") },
+  ]) {
+    await slip.setInputFiles(slipFile); // a good one first, so the message seen next is this file's own
+    await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toBeVisible();
+    await slip.setInputFiles(cut);
+    await expect(dialog.getByText("Please upload a valid image (JPEG, PNG) or PDF file"), cut.name).toBeVisible();
+    await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toHaveCount(0);
+  }
   // A Place Order refused for the name keeps saying so when a slip is chosen; the slip's own message goes.
   await dialog.getByLabel("Full name").fill("   ");
   await dialog.getByRole("button", { name: /^Place Order/ }).click();

@@ -20,6 +20,30 @@ export const PDF_BYTES: Uint8Array<ArrayBuffer> = new TextEncoder().encode(
   "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
 );
 export const pdf = (name = "slip.pdf", type = "application/pdf"): Upload => ({ bytes: PDF_BYTES, name, type });
+const ascii = (text: string) => new TextEncoder().encode(text);
+const joined = (...parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
+  const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  parts.reduce((at, part) => (bytes.set(part, at), at + part.length), 0);
+  return bytes;
+};
+
+/**
+ * Slips that begin like a JPEG, PNG or PDF but are not a whole one (an upload cut off, or bytes made to pass a check
+ * of the first bytes): each is refused 415 SLIP_TYPE. Each begins with the signature the type's sniffer looks for.
+ */
+export const CUT_OFF_SLIPS: Record<string, Upload> = {
+  "a PNG cut after its signature (the fuzz test's 10 bytes)": { bytes: PNG_1X1.slice(0, 10), name: "slip.png", type: "image/png" },
+  "a PNG cut inside IHDR, before its height": { bytes: PNG_1X1.slice(0, 20), name: "slip.png", type: "image/png" },
+  // FF D8 alone is not even taken for a JPEG; the sniffer needs the next marker's FF, here EOI's: SOI and nothing else.
+  "a JPEG of only its SOI marker (then EOI)": { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), name: "slip.jpg", type: "image/jpeg" },
+  "a JPEG cut before its frame header": { bytes: JPEG_1X1.slice(0, 150), name: "slip.jpg", type: "image/jpeg" },
+  "%PDF-1.7 with no %%EOF": { bytes: ascii("%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\n"), name: "slip.pdf", type: "application/pdf" },
+  "a PDF whose %%EOF is not within its last 1,024 bytes": { bytes: joined(PDF_BYTES, ascii("4 0 obj<</Length 2048>>stream\n"), new Uint8Array(2048).fill(0x41)), name: "slip.pdf", type: "application/pdf" },
+};
+
+/** A real PDF with blank lines and spaces after its %%EOF, which readers (and the shop) accept. */
+export const PDF_TRAILING_WHITESPACE: Upload = { bytes: joined(PDF_BYTES, ascii("\r\n  \n\n")), name: "slip.pdf", type: "application/pdf" };
+
 /** Text bytes under an image's name and type: only the bytes decide. */
 export const fakePng = (): Upload => ({ bytes: TEXT_BYTES, name: "slip.png", type: "image/png" });
 

@@ -5,8 +5,10 @@ import { paddedPng, sameBytes } from "./fixtures/images";
 import { authHeader, call, testEnv } from "./helpers";
 import {
   type Account,
+  CUT_OFF_SLIPS,
   JPEG_1X1,
   PDF_BYTES,
+  PDF_TRAILING_WHITESPACE,
   PNG_1X1,
   SLIP_MISSING,
   SLIP_SIZE,
@@ -150,6 +152,14 @@ describe("POST /api/orders, other slips", () => {
     expect(sameBytes(await bytesOf(response), PDF_BYTES)).toBe(true);
   });
 
+  it("a PDF with blank lines after its %%EOF works", async () => {
+    const id = await product({ name: `Order Pdf Trailing ${t}`, stockQuantity: 3 });
+    const order = await placeOrder(customer.token, [{ productId: id, quantity: 1 }], PDF_TRAILING_WHITESPACE);
+    const response = await call(`/api/orders/${order.id}/bank-slip`, { headers: customer.auth });
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(await stockOf(id)).toBe(2);
+  });
+
   it("a JPEG slip works and is served back as image/jpeg", async () => {
     const id = await product({ name: `Order Jpeg ${t}`, stockQuantity: 3 });
     const order = await placeOrder(customer.token, [{ productId: id, quantity: 1 }], jpeg("slip.jpg", "application/octet-stream"));
@@ -182,6 +192,14 @@ describe("POST /api/orders, refusals change nothing", () => {
     await expectNothingChanged(id, 2, async () => {
       const body = await expectApiError(await postOrder(orderForm(orderBody(items()), fakePng()), customer.token), 415);
       expect(body.message).toBe(SLIP_TYPE);
+    });
+  });
+
+  // Judged by the whole file, not its first bytes: an admin could not open any of these.
+  it.each(Object.entries(CUT_OFF_SLIPS))("%s is 415", async (_, slip) => {
+    await expectNothingChanged(id, 2, async () => {
+      const body = await expectApiError(await postOrder(orderForm(orderBody(items()), slip), customer.token), 415);
+      expect(body).toEqual({ message: SLIP_TYPE, fieldErrors: { bankSlip: [SLIP_TYPE] } });
     });
   });
 

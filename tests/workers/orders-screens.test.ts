@@ -5,6 +5,7 @@ import { paddedPng, sameBytes } from "./fixtures/images";
 import { ORIGIN, call, testEnv } from "./helpers";
 import {
   type Account,
+  CUT_OFF_SLIPS,
   PNG_1X1,
   SLIP_MISSING,
   SLIP_SIZE,
@@ -197,6 +198,12 @@ describe("checkout without JavaScript (POST /cart?checkout, intent=checkout)", (
 
     it("a text file named slip.png: 415", async () => {
       await expectRefused(checkoutForm({}, fakePng()), 415, SLIP_TYPE);
+    });
+
+    it.each(Object.entries(CUT_OFF_SLIPS))("%s: 415, and the stock stays", async (_, slip) => {
+      const stock = await stockOf(shoe);
+      await expectRefused(checkoutForm({}, slip), 415, SLIP_TYPE);
+      expect(await stockOf(shoe)).toBe(stock);
     });
 
     it("an 11 MB slip: 413 'File size must be less than 10MB'", async () => {
