@@ -47,11 +47,14 @@ export function CheckoutModal({
   user,
   lines,
   bank,
+  deliveryNote,
   serverError,
 }: {
   user: PublicUser;
   lines: CartLine[];
   bank: Bank;
+  /** The shop's delivery terms (DELIVERY_NOTE), or null to say nothing. */
+  deliveryNote: string | null;
   serverError: { message: string; fieldErrors?: Record<string, string[]> } | null;
 }) {
   const navigate = useNavigate();
@@ -210,6 +213,7 @@ export function CheckoutModal({
           <span>Total</span>
           <span data-testid="checkout-total">{formatLkr(total)}</span>
         </p>
+        {deliveryNote && <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{deliveryNote}</p>}
       </div>
 
       {/* Without JavaScript this form posts to the cart's action, which places the same order. */}

@@ -47,6 +47,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
       checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem),
       bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
+      deliveryNote: env.DELIVERY_NOTE?.trim() || null,
     },
     { headers },
   );
@@ -236,7 +237,7 @@ function CartLineRow({ line }: { line: CartLine }) {
 }
 
 export default function CartPage({ actionData }: Route.ComponentProps) {
-  const { lines, dropped, checkoutOpen, bank } = useLoaderData<typeof loader>();
+  const { lines, dropped, checkoutOpen, bank, deliveryNote } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -295,6 +296,11 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
               </dd>
             </dl>
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Paid by bank transfer; we confirm your slip before shipping.</p>
+            {deliveryNote && (
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="delivery-note">
+                {deliveryNote}
+              </p>
+            )}
             {/* Always there, so a screen reader announces the words when they come (a refused checkout flags a line). */}
             <p id="checkout-blocked" role="status" className="text-sm font-medium text-red-700 empty:hidden dark:text-red-400 [&:not(:empty)]:mt-4" data-testid={blocked ? "checkout-blocked" : undefined}>
               {blocked ? CHECKOUT_BLOCKED : ""}
@@ -316,7 +322,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
           </aside>
         </div>
       )}
-      {checkoutOpen && user && <CheckoutModal user={user} lines={lines} bank={bank} serverError={actionError} />}
+      {checkoutOpen && user && <CheckoutModal user={user} lines={lines} bank={bank} deliveryNote={deliveryNote} serverError={actionError} />}
     </div>
   );
 }

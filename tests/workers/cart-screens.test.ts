@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { onlySizeOf, tag, visibleText } from "./catalogue-helpers";
-import { call, postForm, registerBody, setCookieFor } from "./helpers";
+import { call, postForm, registerBody, setCookieFor, testEnv } from "./helpers";
 import { type Account, cartOk, cartRows, guestCartCookie, newAdmin, newCustomer, product, quantities } from "./order-helpers";
 
 // The cart page (/cart) and the cart's way into the server at login and registration: SPEC §2 (cart page), §4 (cart).
@@ -161,6 +161,10 @@ describe("GET /cart", () => {
     expect(text).toContain("Commercial Bank of Ceylon");
     expect(text).toContain("8001 2345 6789");
     expect(text).toContain("LKR 25,999.00"); // 2 x 12,999.50, with 2 decimals
+    // The shop's delivery terms (wrangler.jsonc DELIVERY_NOTE), under the total in the summary and in the checkout.
+    expect(testEnv.DELIVERY_NOTE).toMatch(/Delivery is free/);
+    const shown = text.replace(/<script\b[\s\S]*?<\/script>/g, ""); // not the page's data for hydration
+    expect(shown.split(testEnv.DELIVERY_NOTE).length - 1).toBe(2);
     expect(text).toMatch(/name="customerName"[^>]*value="Checkout Prefill"|value="Checkout Prefill"[^>]*name="customerName"/);
     expect(text).toContain(`value="${customer.email}"`);
     expect(text).toContain('value="0771234567"');
