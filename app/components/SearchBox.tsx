@@ -10,7 +10,9 @@ const SUGGESTIONS = 8;
 
 /**
  * The navigation's search: a GET form to /search (Enter, and without JavaScript), plus a live dropdown of matching
- * names from GET /api/products/search. A new keyword aborts the request of the one before, so a slow answer to an
+ * names from GET /api/products/search. It asks with fallback=words: the products that have the keyword as typed, or,
+ * when none has, those with every word of it ("sneakers" suggests the sneakers), one request a keyword either way (a
+ * second request after an empty answer would make the shopper wait twice as long for those). A new keyword aborts the request of the one before, so a slow answer to an
  * older keyword can never replace a newer one. A search that fails is logged, and the dropdown stays shut (SPEC:
  * "Search failure: logged only"): typing on a dropped connection must not take the page down.
  */
@@ -18,6 +20,8 @@ export function SearchBox({ id }: { id: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   const [found, setFound] = useState<ProductView[] | null>(null);
+  // Whether the suggestions have every word of the keyword rather than the keyword as typed.
+  const [byWords, setByWords] = useState(false);
   const [loading, setLoading] = useState(false);
   const inFlight = useRef<AbortController>(undefined);
   const initial = location.pathname === "/search" ? (new URLSearchParams(location.search).get("keyword") ?? "") : "";
@@ -66,10 +70,14 @@ export function SearchBox({ id }: { id: string }) {
     setLoading(true);
     setOpen(true);
     try {
-      const response = await fetch(`/api/products/search?${new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS) })}`, { signal: request.signal });
+      const query = new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS), fallback: "words" });
+      const response = await fetch(`/api/products/search?${query}`, { signal: request.signal });
       if (!response.ok) throw new Error(`The search answered ${response.status}`);
       const products = (await response.json()) as ProductView[];
-      if (!request.signal.aborted) setFound(products);
+      if (!request.signal.aborted) {
+        setFound(products);
+        setByWords(response.headers.get("X-Search-Match") === "words");
+      }
     } catch (error) {
       if (request.signal.aborted) return;
       console.error("Search failed", error);
@@ -143,7 +151,12 @@ export function SearchBox({ id }: { id: string }) {
       </Form>
       {showPanel && results.length > 0 && (
         <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
-          <ul id={listId} role="listbox" aria-label="Matching products" className="max-h-96 overflow-auto py-1">
+          {byWords && (
+            <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400">
+              No exact match. Products with every word:
+            </p>
+          )}
+          <ul id={listId} role="listbox" aria-label="Matching products" aria-describedby={byWords ? `${listId}-words` : undefined} className="max-h-96 overflow-auto py-1">
             {results.map((product, index) => (
               // The link is the option itself (a link inside an option is hidden from screen readers, and a second focus
               // stop): the focus stays in the input (aria-activedescendant), a click still follows the link.

@@ -27,5 +27,63 @@ export const SEARCH_INDEX_COMPACTION_STEPS = 10;
  */
 export function wordPrefixQuery(text: string): string | null {
   const words = text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
-  return words.length ? words.map((word) => `"${word.replace(/"/g, '""')}"*`).join(" ") : null;
+  return words.length ? words.map((word) => `${ftsString(word)}*`).join(" ") : null;
+}
+
+/** An FTS5 string: the text in double quotes with each `"` in it doubled, so nothing in it is FTS5 syntax. */
+export const ftsString = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/**
+ * What a keyword's words are made of: letters with their marks (an accent typed apart, Sinhala's vowel signs) and
+ * digits, in any script. Everything else (spaces, hyphens, quotes, `*`, `%`) separates words.
+ */
+const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/u;
+
+/** The words of a keyword, lower case, each once, in the order typed: "Night-shift  SNEAKER" is night, shift, sneaker. */
+export function keywordWords(keyword: string): string[] {
+  return [...new Set(keyword.toLowerCase().split(NOT_WORD).filter(Boolean))];
+}
+
+/** Words this short are left as they are ("bus", "gas", "yes"): too short to tell a plural from a word that ends in s. */
+const SINGULAR_MIN = 4;
+
+/**
+ * A lower-case English word made singular by the common rule, no dictionary: enough for what shoppers type in a shoe
+ * shop (sneakers, boots, heels, sandals, runners, shoes, kids, watches, glasses, boxes). The search that uses it asks
+ * whether a product's name, brand or category *contains* the word, and the singular is always the start of the word
+ * typed, so it finds everything the plural would, and the singular spelling too.
+ *
+ * - "es" goes after ch, sh, x and ss, where English adds it: watches → watch, brushes → brush, boxes → box, glasses →
+ *   glass. (Not after o: shoes, toes and canoes only add an s. "heroes" becomes "heroe", which misses "hero"; a shoe
+ *   shop has far more shoes than heroes.)
+ * - Otherwise a final s goes: sneakers → sneaker, shoes → shoe, sizes → size, kids → kid.
+ * - Words that end in ss, us or is are singular already: glass, dress, plus, status, tennis. (The few plurals among
+ *   them, skis or menus, stay as typed and still find what has the plural in it.)
+ * - Words of fewer than SINGULAR_MIN characters stay as they are.
+ */
+export function singular(word: string): string {
+  if ([...word].length < SINGULAR_MIN || /(?:ss|us|is)$/.test(word)) return word;
+  if (/(?:ch|sh|x|ss)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s")) return word.slice(0, -1);
+  return word;
+}
+
+/** FTS5's trigram tokenizer (the catalogue's index) cannot find fewer than 3 characters. */
+export const TRIGRAM_MIN = 3;
+
+/**
+ * The words a looser search asks for: each word of the keyword made singular, those of 3 characters or more (the
+ * trigram index cannot find shorter ones, and "a" or "of" add nothing a longer word does not). Empty when no word is
+ * that long: then there is no looser search.
+ */
+export function searchWords(keyword: string): string[] {
+  return [...new Set(keywordWords(keyword).map(singular))].filter((word) => [...word].length >= TRIGRAM_MIN);
+}
+
+/**
+ * An FTS5 query (for the trigram index) that matches what contains every one of the words, anywhere, in any order:
+ * `"kid" AND "shoe"`. Each word is an FTS5 string, so AND, OR, NEAR or * typed are words like any other.
+ */
+export function allWordsQuery(words: string[]): string {
+  return words.map(ftsString).join(" AND ");
 }

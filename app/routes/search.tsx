@@ -6,36 +6,52 @@ import { Pagination, pageHref } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, compactListingUrl, withoutFilters } from "~/lib/catalogue-filters";
-import { PAGE_SIZE, searchQuerySchema } from "~/lib/schemas/product";
+import { PAGE_SIZE, searchScreenQuerySchema } from "~/lib/schemas/product";
 import { filterSizes } from "~/lib/sizes";
 import { readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
 import type { Route } from "./+types/search";
 
 // The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript. The
-// filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's.
+// filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's. When no
+// product has the keyword as typed ("sneakers", "night shift sneaker"), the page shows those with every word of it,
+// made singular, and says so; its page links carry match=words, so page 2 continues that list.
 export async function loader({ context, url }: Route.LoaderArgs) {
   const compact = compactListingUrl(url);
   if (compact) throw redirect(compact);
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
-  const { query, problems } = readScreenQuery(searchQuerySchema, url.searchParams);
+  const { query, problems } = readScreenQuery(searchScreenQuerySchema, url.searchParams);
   // Without a keyword no filter is shown, so no brands are read.
-  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, depthReached: false, filters: {}, brands: [] as string[], problems };
-  const { keyword, page = 1, size, brand, minPrice, maxPrice } = query;
+  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, depthReached: false, filters: {}, brands: [] as string[], words: null, problems };
+  const { keyword, page = 1, size, brand, minPrice, maxPrice, match } = query;
   const filters = { size, brand, minPrice, maxPrice };
-  const { items, hasMore, depthReached, brands = [] } = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters, withBrands: true }, PRODUCT_CARD);
-  return { keyword, products: items, page, hasMore, depthReached, filters, brands, problems };
+  const found = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters, withBrands: true, match: match ?? "phrase-or-words" }, PRODUCT_CARD);
+  const { items, hasMore, depthReached, brands = [] } = found;
+  // The words searched for, when these are their products (the note above the grid names them).
+  const words = found.matched === "words" ? found.words : null;
+  return { keyword, products: items, page, hasMore, depthReached, filters, brands, words, problems };
 }
 
+/** "“sneaker”", "“kid” and “shoe”", "“night”, “shift” and “sneaker”". */
+const quotedList = (words: string[]) => new Intl.ListFormat("en-GB", { type: "conjunction" }).format(words.map((word) => `“${word}”`));
+
 export default function SearchPage() {
-  const { keyword, products, page, hasMore, depthReached, filters, brands, problems } = useLoaderData<typeof loader>();
+  const { keyword, products, page, hasMore, depthReached, filters, brands, words, problems } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
+  // The words' results page on as the words' results, whatever a new product named since would change.
+  const listParams = new URLSearchParams(searchParams);
+  if (words) listParams.set("match", "words");
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       {/* A keyword of one long word (a pasted link, a held-down key) wraps instead of widening the page. */}
       <h1 className="text-2xl font-bold tracking-tight wrap-anywhere">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
       {keyword && (
         <Filters sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
+      )}
+      {words && products.length > 0 && (
+        <p role="note" className="mt-6 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 wrap-anywhere dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
+          No product has “{keyword}” in its name. Showing products with the {words.length > 1 ? "words" : "word"} {quotedList(words)}.
+        </p>
       )}
       <div className="mt-6">
         {products.length ? (
@@ -62,7 +78,7 @@ export default function SearchPage() {
       </div>
       {depthReached && products.length > 0 && <DepthNote search />}
       {/* The keyword and filters stay; the search is never counted, so Previous and Next. An empty page has its own way back. */}
-      {products.length > 0 && <Pagination page={page} pageCount={null} hasMore={hasMore} search={searchParams} />}
+      {products.length > 0 && <Pagination page={page} pageCount={null} hasMore={hasMore} search={listParams} />}
     </div>
   );
 }

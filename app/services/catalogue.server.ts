@@ -8,7 +8,7 @@ import type { Category } from "~/lib/constants";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
 import { badRequest, notFound } from "~/lib/http";
 import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
-import { SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep } from "~/lib/search-index";
+import { allWordsQuery, ftsString, SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep, searchWords, TRIGRAM_MIN } from "~/lib/search-index";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
@@ -21,8 +21,6 @@ type ProductRow = typeof products.$inferSelect;
 
 /** Without `page`, the list and search answers stop here rather than send a whole large catalogue. */
 export const UNPAGED_LIMIT = 100;
-/** FTS5's trigram index answers keywords of 3 characters or more. */
-const TRIGRAM = 3;
 
 export function imageUrl(row: Pick<ProductRow, "id" | "imageKey">): string | null {
   // The key changes with the image, so a URL that carries it can be cached for good.
@@ -275,11 +273,34 @@ export async function compactSearchIndex(db: Db): Promise<void> {
 export const SEARCH_CANDIDATES_MAX = 10_000;
 
 /**
- * Products whose name, brand or category contains the keyword, case-insensitive, newest first. Keywords of 3 or more
- * characters go through the FTS5 trigram index; shorter ones scan newest-first and stop as soon as the page is full,
- * within the newest SEARCH_CANDIDATES_MAX products. Reads one more row than asked, so a caller can tell whether another
- * page follows without counting every match. `withBrands` reads the brands the filter offers (the whole catalogue's) in
- * the same round trip.
+ * How a search matches its keyword: as typed, one phrase that the name, brand or category contains (API.md's rule), or
+ * by its words, each made singular, all of them anywhere in the name, brand and category, in any order (searchWords in
+ * app/lib/search-index.ts: "kids shoes" finds "Shoe for Kids"). "phrase-or-words" is the phrase's results, or the
+ * words' when no product at all has the phrase (whatever the filters: a product the filters leave out still has it).
+ */
+export type SearchMatch = "phrase" | "words";
+
+/**
+ * The ids of a page of the products an FTS5 query matches, newest first. With filters, the newest matches are joined
+ * to their products and checked until the page is full. The matches come in order from their subquery (run as a
+ * co-routine, read as it yields), as listProducts' walk does; CROSS JOIN keeps them the outer loop (else SQLite may
+ * walk a brand's index instead, in that index's order). `limit` may be SQL, worked out once before any match is read.
+ */
+function ftsPageIds(query: string, filtered: SQL[], limit: number | SQL, offset: number): SQL {
+  const newestMatches = sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${query} ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES_MAX}`;
+  return filtered.length
+    ? sql`SELECT candidates.rowid FROM (${newestMatches}) candidates CROSS JOIN ${products} ON ${products.id} = candidates.rowid WHERE ${and(...filtered)} LIMIT ${limit} OFFSET ${offset}`
+    : sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${query} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * Products whose name, brand or category contains the keyword, case-insensitive, newest first (`match` "phrase", the
+ * default; see SearchMatch for the others). Keywords of 3 or more characters go through the FTS5 trigram index;
+ * shorter ones scan newest-first and stop as soon as the page is full, within the newest SEARCH_CANDIDATES_MAX
+ * products. Reads one more row than asked, so a caller can tell whether another page follows without counting every
+ * match. `withBrands` reads the brands the filter offers (the whole catalogue's) in the same round trip. `matched` says
+ * whose products `items` are, and `words` what the words' search asked for (empty when the keyword has no word of 3
+ * characters or more: then it finds nothing).
  */
 export async function searchProducts<View>(
   db: Db,
@@ -289,44 +310,56 @@ export async function searchProducts<View>(
     pageSize = UNPAGED_LIMIT,
     filters = {},
     withBrands = false,
-  }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean },
+    match = "phrase",
+  }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean; match?: SearchMatch | "phrase-or-words" },
   shape: ProductShape<View>,
-): Promise<{ items: View[]; hasMore: boolean; depthReached: boolean; brands?: string[] }> {
+): Promise<{ items: View[]; hasMore: boolean; depthReached: boolean; brands?: string[]; matched: SearchMatch; words: string[] }> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
-  if (pastUncountedDepth(page, size)) return { items: [], ...whatFollows(false, page, size), brands: withBrands ? await readBrands(db, undefined) : undefined };
+  const words = match === "phrase" ? [] : searchWords(keyword);
+  const none = (matched: SearchMatch) => ({ items: [], ...whatFollows(false, page, size), matched, words });
+  if (pastUncountedDepth(page, size)) return { ...none(match === "words" ? "words" : "phrase"), brands: withBrands ? await readBrands(db, undefined) : undefined };
   const filtered = filterConditions(filters);
-  let matching: ReadQuery;
-  if ([...keyword].length >= TRIGRAM) {
-    const phrase = `"${keyword.replace(/"/g, '""')}"`;
-    // With filters, the newest matches are joined to their products and checked until the page is full. The matches
-    // come in order from their subquery (run as a co-routine, read as it yields), as listProducts' walk does; CROSS JOIN
-    // keeps them the outer loop (else SQLite may walk a brand's index instead, in that index's order).
-    const newestMatches = sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES_MAX}`;
-    const ids = filtered.length
-      ? sql`SELECT candidates.rowid FROM (${newestMatches}) candidates CROSS JOIN ${products} ON ${products.id} = candidates.rowid WHERE ${and(...filtered)} LIMIT ${size + 1} OFFSET ${offset}`
-      : sql`SELECT rowid FROM products_fts WHERE products_fts MATCH ${phrase} ORDER BY rowid DESC LIMIT ${size + 1} OFFSET ${offset}`;
-    matching = db.select(shape.selection).from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
-  } else {
-    const matches = caseSpellings(keyword).flatMap((spelling) => {
-      const pattern = containsPattern(spelling);
-      return [products.name, products.brand, products.category].map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`);
-    });
-    // The newest products only: the lowest id among them, found once (0 in a smaller catalogue), bounds the scan.
-    const newest = sql`${products.id} >= coalesce((SELECT id FROM ${products} ORDER BY id DESC LIMIT 1 OFFSET ${SEARCH_CANDIDATES_MAX - 1}), 0)`;
-    matching = db
-      .select(shape.selection)
-      .from(products)
-      .where(and(newest, sql`(${sql.join(matches, sql` OR `)})`, ...filtered))
-      .orderBy(desc(products.id))
-      .limit(size + 1)
-      .offset(offset);
+  const byIds = (ids: SQL) => db.select(shape.selection).from(products).where(sql`${products.id} IN (${ids})`).orderBy(desc(products.id));
+  // Every word is at least as long as the trigram minimum, so a keyword with words takes the phrase's FTS5 path below.
+  const phrase = ftsString(keyword);
+  const queries: ReadQuery[] = [];
+  if (match !== "words") {
+    if ([...keyword].length >= TRIGRAM_MIN) {
+      queries.push(byIds(ftsPageIds(phrase, filtered, size + 1, offset)));
+    } else {
+      const matches = caseSpellings(keyword).flatMap((spelling) => {
+        const pattern = containsPattern(spelling);
+        return [products.name, products.brand, products.category].map((column) => sql`${column} LIKE ${pattern} ESCAPE '\\'`);
+      });
+      // The newest products only: the lowest id among them, found once (0 in a smaller catalogue), bounds the scan.
+      const newest = sql`${products.id} >= coalesce((SELECT id FROM ${products} ORDER BY id DESC LIMIT 1 OFFSET ${SEARCH_CANDIDATES_MAX - 1}), 0)`;
+      queries.push(
+        db
+          .select(shape.selection)
+          .from(products)
+          .where(and(newest, sql`(${sql.join(matches, sql` OR `)})`, ...filtered))
+          .orderBy(desc(products.id))
+          .limit(size + 1)
+          .offset(offset),
+      );
+    }
   }
+  if (words.length) {
+    // Asked as a fallback, the words' page is read in the same round trip, but its LIMIT is 0 when some product has the
+    // phrase: SQLite works a LIMIT out once, before the first match is read, so then the words cost one index lookup.
+    const limit = match === "words" ? size + 1 : sql`CASE WHEN EXISTS (${ftsPageIds(phrase, [], 1, 0)}) THEN 0 ELSE ${size + 1} END`;
+    queries.push(byIds(ftsPageIds(allWordsQuery(words), filtered, limit, offset)));
+  }
+  if (!queries.length) return { ...none("words"), brands: withBrands ? await readBrands(db, undefined) : undefined };
   const {
-    results: [rows],
+    results: [first, second],
     brands,
-  } = await firstRead<[Record<string, unknown>[]]>(db, [matching], withBrands ? {} : null);
-  return { items: rows.slice(0, size).map(shape.toView), ...whatFollows(rows.length > size, page, size), brands };
+  } = await firstRead<Record<string, unknown>[][]>(db, queries as [ReadQuery, ...ReadQuery[]], withBrands ? {} : null);
+  // The phrase's rows come first, unless only the words were asked; the words' are empty whenever the phrase is used.
+  const [rows, matched]: [Record<string, unknown>[], SearchMatch] =
+    match === "words" ? [first, "words"] : second?.length ? [second, "words"] : [first, "phrase"];
+  return { items: rows.slice(0, size).map(shape.toView), ...whatFollows(rows.length > size, page, size), brands, matched, words };
 }
 
 /** The product with all its pictures (`images`) as a plan (readTogether); null when there is no such product. */

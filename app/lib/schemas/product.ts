@@ -231,11 +231,31 @@ export const keywordSchema = z
   // D1 cuts a statement's text at a NUL; no name, brand or category a keyword could find holds control characters.
   .check(plainText("keyword"));
 
+const searchQueryFields = {
+  keyword: keywordSchema,
+  page: positiveInt("page").optional(),
+  pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
+  ...filterQueryFields,
+};
+
+/** GET /api/products/search: the keyword matched as typed (API.md), or with `fallback=words` by its words when nothing has it. */
 export const searchQuerySchema = z
   .object({
-    keyword: keywordSchema,
-    page: positiveInt("page").optional(),
-    pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
-    ...filterQueryFields,
+    ...searchQueryFields,
+    fallback: z
+      .enum(["words"], { error: "fallback must be words" })
+      .describe("words: when no product contains the keyword as typed, answer with those that contain every word of it (X-Search-Match says which)")
+      .optional(),
+  })
+  .superRefine(priceRangeInOrder);
+
+/**
+ * The /search screen: the keyword as typed, or its words when nothing has it; `match=words` keeps the words' results on
+ * the pages after the first (their Previous and Next links carry it).
+ */
+export const searchScreenQuerySchema = z
+  .object({
+    ...searchQueryFields,
+    match: z.enum(["words"], { error: "match must be words" }).optional(),
   })
   .superRefine(priceRangeInOrder);

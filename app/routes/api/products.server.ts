@@ -32,14 +32,16 @@ export const productsApi = apiResource("/api/products", {
     },
   }),
   "GET /search": endpoint({
-    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page. A search lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is [].`,
+    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page. A search lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is []. With fallback=words, when no product contains the keyword as typed, the products that contain every word of it instead (each made singular: "kids shoes" finds a "Shoe for Kids"; words under 3 characters are left out), and an X-Search-Match header, phrase or words, says which these are.`,
     auth: "none",
     query: searchQuerySchema,
-    responses: { 200: products, 400: { description: "Missing keyword, longer than 100 characters or with control characters; a bad size, brand or price range" } },
+    responses: { 200: products, 400: { description: "Missing keyword, longer than 100 characters or with control characters; a bad size, brand or price range; a fallback other than words" } },
     handler: async ({ context, query }) => {
       const filters = { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
-      const { items } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters }, API_PRODUCT);
-      return json(items);
+      const match = query.fallback === "words" ? "phrase-or-words" : "phrase";
+      const { items, matched } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters, match }, API_PRODUCT);
+      // Without fallback the answer is API.md's, header for header.
+      return json(items, query.fallback ? { headers: { "X-Search-Match": matched } } : undefined);
     },
   }),
 });
