@@ -78,10 +78,12 @@ describe("a logged-in page reads D1 once", () => {
   });
 
   it("a search page, and a grid page's data for a client navigation (.data)", async () => {
-    for (const path of ["/search?keyword=shoe", "/_root.data?category=Gents&page=1"]) {
+    // "shoes": no product has it, so the page shows those with the word "shoe", read in the same batch.
+    for (const path of ["/search?keyword=shoe", "/search?keyword=shoes", "/search?keyword=shoes&match=words", "/_root.data?category=Gents&page=1"]) {
       const page = await roundTripsOf(path, cookieOf(customer));
       expect(page.status, path).toBe(200);
       expect(page.html, path).toContain("Round Trip Shopper");
+      if (path.includes("shoes")) expect(page.html, path).toContain("“shoe”");
       expect(page.trips, path).toBe(1);
     }
   });
