@@ -156,6 +156,33 @@ test("the navigation search suggests a product and opens it from the keyboard", 
   await expect(list).toBeHidden();
 });
 
+test("a plural finds its singular: 'sneakers' suggests the sneakers, and Enter shows them under a note", async ({ page }) => {
+  // No product has "sneakers" in it; the demo catalogue's sneakers have "Sneaker".
+  const query = { keyword: "sneakers", page: "1", pageSize: String(GRID_PAGE_SIZE) };
+  expect(await (await page.request.get(`/api/products/search?${new URLSearchParams(query)}`)).json()).toEqual([]);
+  const answer = await page.request.get(`/api/products/search?${new URLSearchParams({ ...query, fallback: "words" })}`);
+  expect(answer.headers()["x-search-match"]).toBe("words");
+  const sneakers = ((await answer.json()) as ApiProduct[]).filter(isDemoProduct);
+  expect(sneakers.length).toBeGreaterThan(1);
+
+  await gotoHydrated(page, "/");
+  const input = searchBox(page);
+  await input.fill("sneakers");
+  const list = page.getByRole("listbox", { name: "Matching products" });
+  await expect(list).toBeVisible();
+  await expect(page.getByRole("banner").getByText("No exact match. Products with every word:")).toBeVisible();
+  await expect(list.getByRole("option").filter({ hasText: sneakers[0].name })).toHaveCount(1);
+  await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
+
+  await input.press("Enter");
+  await expect(page).toHaveURL((url) => url.pathname === "/search" && url.searchParams.get("keyword") === "sneakers");
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “sneakers”");
+  await expect(page.getByRole("main").getByRole("note")).toHaveText("No product has “sneakers” in its name. Showing products with the word “sneaker”.");
+  for (const sneaker of sneakers) await expect(cardOf(page, sneaker.name)).toHaveCount(1);
+  await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
+});
+
 test("a product page opened from the grid says 'Loading...' until it is loaded (SPEC)", async ({ page }) => {
   await gotoHydrated(page, "/?category=Accessories");
   const card = page.getByTestId("product-card").first();
