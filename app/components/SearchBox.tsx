@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 
 import type { ProductView } from "~/lib/schemas/product";
+import { quotedWords, searchWords } from "~/lib/search-index";
 import { SearchIcon } from "./icons";
 
 export const NO_MATCH = "No shoes found with that name";
@@ -20,8 +21,8 @@ export function SearchBox({ id }: { id: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   const [found, setFound] = useState<ProductView[] | null>(null);
-  // Whether the suggestions have every word of the keyword rather than the keyword as typed.
-  const [byWords, setByWords] = useState(false);
+  // The words the suggestions have, when they are not the keyword as typed (the server's words: the same rule).
+  const [byWords, setByWords] = useState<string[] | null>(null);
   const [loading, setLoading] = useState(false);
   const inFlight = useRef<AbortController>(undefined);
   const initial = location.pathname === "/search" ? (new URLSearchParams(location.search).get("keyword") ?? "") : "";
@@ -76,7 +77,7 @@ export function SearchBox({ id }: { id: string }) {
       const products = (await response.json()) as ProductView[];
       if (!request.signal.aborted) {
         setFound(products);
-        setByWords(response.headers.get("X-Search-Match") === "words");
+        setByWords(response.headers.get("X-Search-Match") === "words" ? searchWords(keyword) : null);
       }
     } catch (error) {
       if (request.signal.aborted) return;
@@ -153,7 +154,7 @@ export function SearchBox({ id }: { id: string }) {
         <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
           {byWords && (
             <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400">
-              No exact match. Products with every word:
+              No exact match. Products with {quotedWords(byWords)}:
             </p>
           )}
           <ul id={listId} role="listbox" aria-label="Matching products" aria-describedby={byWords ? `${listId}-words` : undefined} className="max-h-96 overflow-auto py-1">

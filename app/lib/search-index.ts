@@ -87,3 +87,8 @@ export function searchWords(keyword: string): string[] {
 export function allWordsQuery(words: string[]): string {
   return words.map(ftsString).join(" AND ");
 }
+
+/** The words as the screens name them: "“sneaker”", "“kid” and “shoe”", "“night”, “shift” and “sneaker”". */
+export function quotedWords(words: string[]): string {
+  return new Intl.ListFormat("en-GB", { type: "conjunction" }).format(words.map((word) => `“${word}”`));
+}

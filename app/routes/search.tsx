@@ -7,6 +7,7 @@ import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, compactListingUrl, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchScreenQuerySchema } from "~/lib/schemas/product";
+import { quotedWords } from "~/lib/search-index";
 import { filterSizes } from "~/lib/sizes";
 import { readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
@@ -32,8 +33,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return { keyword, products: items, page, hasMore, depthReached, filters, brands, words, problems };
 }
 
-/** "“sneaker”", "“kid” and “shoe”", "“night”, “shift” and “sneaker”". */
-const quotedList = (words: string[]) => new Intl.ListFormat("en-GB", { type: "conjunction" }).format(words.map((word) => `“${word}”`));
 
 export default function SearchPage() {
   const { keyword, products, page, hasMore, depthReached, filters, brands, words, problems } = useLoaderData<typeof loader>();
@@ -50,7 +49,7 @@ export default function SearchPage() {
       )}
       {words && products.length > 0 && (
         <p role="note" className="mt-6 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 wrap-anywhere dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
-          No product has “{keyword}” in its name. Showing products with the {words.length > 1 ? "words" : "word"} {quotedList(words)}.
+          No product has “{keyword}” in its name. Showing products with the {words.length > 1 ? "words" : "word"} {quotedWords(words)}.
         </p>
       )}
       <div className="mt-6">
