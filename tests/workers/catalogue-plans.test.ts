@@ -132,6 +132,27 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
     expect(statement.plan.some((line) => line.startsWith("USE TEMP B-TREE")), statement.plan.join("\n")).toBe(false);
   });
 
+  it("a search by every word: a page of its matches; asked as a fallback, one index lookup while the phrase finds something", async () => {
+    // "runner" is in 1 product name in 24; "runners" in none, so its words' page is the one shown.
+    const [phrase, idle] = await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, match: "phrase-or-words" }, PRODUCT_CARD));
+    expect(idle.sql).toContain("CASE WHEN EXISTS");
+    expect(idle.rowsRead, idle.plan.join("\n")).toBeLessThanOrEqual(2);
+    expect(phrase.rowsRead).toBeLessThanOrEqual(PAGE_ROWS_MAX);
+    const [, words] = await statementsOf(() => searchProducts(recordingDb, "runners", { pageSize: 24, match: "phrase-or-words" }, PRODUCT_CARD));
+    expect(words.plan.some((line) => line.startsWith("SCAN products_fts VIRTUAL TABLE")), words.plan.join("\n")).toBe(true);
+    expect(words.rowsRead).toBeLessThanOrEqual(PAGE_ROWS_MAX);
+    // With a filter, at most the newest SEARCH_CANDIDATES_MAX matches, as the phrase.
+    const [, filtered] = await statementsOf(() => searchProducts(recordingDb, "gents runners", { pageSize: 24, filters: { maxPrice: 1 }, match: "phrase-or-words" }, PRODUCT_CARD));
+    expect(filtered.rowsRead, filtered.plan.join("\n")).toBeLessThanOrEqual(2 * SEARCH_CANDIDATES_MAX + 2);
+    expect(filtered.plan.some((line) => /^CO-ROUTINE candidates$/.test(line)), filtered.plan.join("\n")).toBe(true);
+    console.log(`search by words at ${PRODUCTS}: "runner" phrase ${phrase.rowsRead} + idle words ${idle.rowsRead} rows; "runners" words ${words.rowsRead}; "gents runners" under Rs 1 ${filtered.rowsRead}`);
+    // The same products a plain query finds, newest first.
+    const found = await searchProducts(recordingDb, "runners", { pageSize: 24, match: "phrase-or-words" }, PRODUCT_CARD);
+    const expected = await testEnv.DB.prepare("SELECT id FROM products WHERE name LIKE '%runner%' OR brand LIKE '%runner%' OR category LIKE '%runner%' ORDER BY id DESC LIMIT 24").all<{ id: number }>();
+    expect(found.matched).toBe("words");
+    expect(found.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
+  });
+
   it("a page past the end of a counted listing reads no ids: its LIMIT is 0 when it starts past the kept total", async () => {
     for (const [filters, page] of [
       [{}, 5_000],
