@@ -33,7 +33,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return { keyword, products: items, page, hasMore, depthReached, filters, brands, words, problems };
 }
 
-
 export default function SearchPage() {
   const { keyword, products, page, hasMore, depthReached, filters, brands, words, problems } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
