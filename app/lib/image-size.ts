@@ -8,11 +8,11 @@ export interface ImageSize {
 // Width and height from a picture's header, so the page can reserve its box (width/height attributes) without
 // decoding anything. Only the formats the shop accepts (PNG, JPEG, WebP, GIF); null when the header cannot be read.
 
-const u16be = (b: Uint8Array, i: number) => (b[i] << 8) | b[i + 1];
+export const u16be = (b: Uint8Array, i: number) => (b[i] << 8) | b[i + 1];
 const u16le = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
 const u24le = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
-const u32be = (b: Uint8Array, i: number) => ((b[i] << 24) >>> 0) + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
-const tagAt = (b: Uint8Array, i: number) => String.fromCharCode(b[i], b[i + 1], b[i + 2], b[i + 3]);
+export const u32be = (b: Uint8Array, i: number) => ((b[i] << 24) >>> 0) + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
+export const tagAt = (b: Uint8Array, i: number) => String.fromCharCode(b[i], b[i + 1], b[i + 2], b[i + 3]);
 
 const sized = (width: number, height: number): ImageSize | null => (width > 0 && height > 0 ? { width, height } : null);
 

@@ -37,12 +37,21 @@ export const CUT_OFF_SLIPS: Record<string, Upload> = {
   // FF D8 alone is not even taken for a JPEG; the sniffer needs the next marker's FF, here EOI's: SOI and nothing else.
   "a JPEG of only its SOI marker (then EOI)": { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), name: "slip.jpg", type: "image/jpeg" },
   "a JPEG cut before its frame header": { bytes: JPEG_1X1.slice(0, 150), name: "slip.jpg", type: "image/jpeg" },
+  "a PNG cut in its image data (no IEND)": { bytes: PNG_1X1.slice(0, PNG_1X1.length - 12), name: "slip.png", type: "image/png" },
+  "a JPEG cut in its image data (no EOI)": { bytes: JPEG_1X1.slice(0, JPEG_1X1.length - 2), name: "slip.jpg", type: "image/jpeg" },
   "%PDF-1.7 with no %%EOF": { bytes: ascii("%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\n"), name: "slip.pdf", type: "application/pdf" },
   "a PDF whose %%EOF is not within its last 1,024 bytes": { bytes: joined(PDF_BYTES, ascii("4 0 obj<</Length 2048>>stream\n"), new Uint8Array(2048).fill(0x41)), name: "slip.pdf", type: "application/pdf" },
 };
 
 /** A real PDF with blank lines and spaces after its %%EOF, which readers (and the shop) accept. */
 export const PDF_TRAILING_WHITESPACE: Upload = { bytes: joined(PDF_BYTES, ascii("\r\n  \n\n")), name: "slip.pdf", type: "application/pdf" };
+
+/** Whole slips with more after their end, which readers show: a scanner's 4 KB of padding, a phone's trailer. */
+export const SLIPS_WITH_MORE_AFTER_THE_END: Record<string, Upload> = {
+  "a PDF padded with 4,096 NULs after its %%EOF": { bytes: joined(PDF_BYTES, new Uint8Array(4096)), name: "slip.pdf", type: "application/pdf" },
+  "a JPEG with a trailer after its EOI": { bytes: joined(JPEG_1X1, ascii("MotionPhoto_Data"), new Uint8Array(64).fill(0xff)), name: "slip.jpg", type: "image/jpeg" },
+  "a PNG with bytes after its IEND": { bytes: joined(PNG_1X1, ascii("trailing")), name: "slip.png", type: "image/png" },
+};
 
 /** Text bytes under an image's name and type: only the bytes decide. */
 export const fakePng = (): Upload => ({ bytes: TEXT_BYTES, name: "slip.png", type: "image/png" });

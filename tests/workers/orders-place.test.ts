@@ -9,6 +9,7 @@ import {
   JPEG_1X1,
   PDF_BYTES,
   PDF_TRAILING_WHITESPACE,
+  SLIPS_WITH_MORE_AFTER_THE_END,
   PNG_1X1,
   SLIP_MISSING,
   SLIP_SIZE,
@@ -157,6 +158,12 @@ describe("POST /api/orders, other slips", () => {
     const order = await placeOrder(customer.token, [{ productId: id, quantity: 1 }], PDF_TRAILING_WHITESPACE);
     const response = await call(`/api/orders/${order.id}/bank-slip`, { headers: customer.auth });
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(await stockOf(id)).toBe(2);
+  });
+
+  it.each(Object.entries(SLIPS_WITH_MORE_AFTER_THE_END))("%s works", async (_, slip) => {
+    const id = await product({ name: `Order Slip After End ${slip.name} ${t}`, stockQuantity: 3 });
+    await placeOrder(customer.token, [{ productId: id, quantity: 1 }], slip);
     expect(await stockOf(id)).toBe(2);
   });
 
