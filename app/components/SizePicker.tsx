@@ -87,15 +87,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
         </div>
       </fieldset>
       <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
-        {chosen
-          ? chosen.stockQuantity < FEW_LEFT
-            ? `${onlyLeft(chosen.stockQuantity)} in ${chosen.label}`
-            : `${chosen.label}: in stock`
-          : sizes.every((size) => size.stockQuantity > 0)
-            ? "Choose your size."
-            : sizes.some((size) => size.stockQuantity > 0)
-              ? "Sold-out sizes are crossed out."
-              : "Every size is sold out."}
+        {sizeHint(sizes, chosen, available)}
       </p>
       {missing && (
         <p role="alert" className="field-error">
@@ -154,4 +146,12 @@ function SizeGuide({ category }: { category: Category }) {
       </div>
     </details>
   );
+}
+
+/** What the line under the sizes says: the chosen size's stock, else how to choose. */
+function sizeHint(sizes: SizeView[], chosen: SizeView | null, available: boolean): string | null {
+  if (chosen) return chosen.stockQuantity < FEW_LEFT ? `${onlyLeft(chosen.stockQuantity)} in ${chosen.label}` : `${chosen.label}: in stock`;
+  if (!available) return null; // off sale: no size can be chosen, and the button says why
+  if (sizes.every((size) => size.stockQuantity > 0)) return "Choose your size.";
+  return sizes.some((size) => size.stockQuantity > 0) ? "Sold-out sizes are crossed out." : "Every size is sold out.";
 }

@@ -65,6 +65,11 @@ describe("the product page's size picker", () => {
     const html = await (await call(`/product/${stocked.id}`)).text();
     expect(html).toContain("Choose your size.");
     expect(html).not.toContain("Sold-out sizes are crossed out.");
+    // Off sale, no size can be chosen: the line does not ask for one.
+    const offSale = await createProductApi(admin.token, { name: `Off Sale Runner ${t}`, category: "Gents", productAvailable: false, sizes: [{ label: "EU 41", stockQuantity: 9 }] });
+    const offSaleHtml = await (await call(`/product/${offSale.id}`)).text();
+    expect(radios(offSaleHtml).every((input) => "disabled" in input)).toBe(true);
+    expect(offSaleHtml).not.toContain("Choose your size.");
   });
 
   it("has the category's size guide (EU, UK, US, foot length)", async () => {
