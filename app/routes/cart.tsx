@@ -13,8 +13,8 @@ import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { formNumber, parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
-import { HttpError, parseId } from "~/lib/http";
-import type { CartLine } from "~/lib/schemas/cart";
+import { HttpError } from "~/lib/http";
+import { cartSetQuerySchema, type CartLine } from "~/lib/schemas/cart";
 import { checkoutCustomerSchema, orderInputSchema } from "~/lib/schemas/order";
 import {
   clearServerCart,
@@ -67,19 +67,20 @@ export async function action(args: Route.ActionArgs) {
     const intent = form.get("intent");
     if (intent === "checkout") return await checkout(args, form);
     const user = await getOptionalUser(request, context);
-    const productId = parseId(form.get("productId"));
-    const sizeId = readSizeId(form);
-    const quantity = intent === "remove" ? 0 : formNumber(form.get("quantity"));
     if (intent === "clear") {
       if (user) await clearServerCart(context.db, user.id);
       return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": writeGuestCart(request, context, []) } });
     }
     if (intent !== "set" && intent !== "remove") throw new HttpError(400, "Unknown action");
-    // A set without a quantity is refused, not read as 0 (which removes the line), as PUT /api/cart/set refuses it.
-    if (productId === null || typeof quantity !== "number" || !Number.isSafeInteger(quantity)) throw new HttpError(400, "Invalid quantity");
+    const sizeId = readSizeId(form);
+    // Read by PUT /api/cart/set's own rules: a set without a quantity is refused, not read as 0 (which removes the line).
+    const line = cartSetQuerySchema.safeParse({ productId: form.get("productId") ?? undefined, quantity: intent === "remove" ? "0" : (form.get("quantity") ?? undefined) });
+    if (!line.success) throw new HttpError(400, "Invalid quantity");
+    const { productId, quantity } = line.data;
     // The quantity the line's page showed (the stepper sends it): − and + then move the line as it is now.
-    const shown = form.has("quantityWas") ? formNumber(form.get("quantityWas")) : undefined;
-    if (shown !== undefined && !(typeof shown === "number" && Number.isSafeInteger(shown) && shown >= 0)) throw new HttpError(400, "Invalid quantity");
+    const shownRead = form.has("quantityWas") ? cartSetQuerySchema.shape.quantity.safeParse(form.get("quantityWas")) : undefined;
+    if (shownRead && !(shownRead.success && shownRead.data >= 0)) throw new HttpError(400, "Invalid quantity");
+    const shown = shownRead?.data;
     if (user) {
       await (quantity <= 0 ? removeFromServerCart(context.db, user.id, productId, sizeId) : setServerCartQuantity(context.db, user.id, productId, sizeId, quantity, shown));
       return data<CartActionData>({ ok: true });

@@ -321,7 +321,7 @@ describe("POST /cart (quantity, remove, clear)", () => {
     await cartOk("DELETE", "/clear", customer.token);
     await cartOk("POST", `/add?productId=${large}&quantity=2`, customer.token);
     const visitor = guestCartCookie([{ productId: large, quantity: 2 }]);
-    for (const quantity of [undefined, "", "0x3", "1e1", "2.5", " "]) {
+    for (const quantity of [undefined, "", "0x3", "1e1", "2.5", "2.0", " 3 ", " "]) {
       const fields = { intent: "set", productId: String(large), ...(quantity === undefined ? {} : { quantity }) };
       expect((await post(fields, customer.cookie)).status, String(quantity)).toBe(400);
       const guest = await post(fields, visitor);
