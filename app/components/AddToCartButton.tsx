@@ -1,8 +1,10 @@
 import { useId, useState, type FormEvent } from "react";
-import { useFetcher, useFetchers, useLocation, useSubmit } from "react-router";
+import { useFetcher, useFetchers, useLocation, useSearchParams, useSubmit } from "react-router";
+
+import { ADDED_TO_CART, cartErrorToast } from "~/lib/availability";
 
 import { queueCartWrite } from "./cartWrites";
-import { Toast } from "./Toast";
+import { Toast, VIEW_CART } from "./Toast";
 
 interface AddToCartResult {
   ok: boolean;
@@ -61,7 +63,20 @@ export function useAddToCart() {
 
 function AddToCartToast({ fetcherKey }: { fetcherKey: string }) {
   const { data } = useFetcher<AddToCartResult>({ key: fetcherKey });
-  return <Toast message={data?.message ?? null} tone={data?.ok === false ? "error" : "success"} id={data} />;
+  const added = data?.ok === true;
+  return <Toast message={data?.message ?? null} tone={added ? "success" : "error"} id={data} link={added ? VIEW_CART : undefined} />;
+}
+
+/**
+ * The toast of a page that a plain form's add (no JavaScript) comes back to, with `added` or `cartError` in its
+ * address; else the page's own message (`otherwise`). Rendered always: its live region must be in the page before a
+ * message goes into it (Toast.tsx).
+ */
+export function ReturnedAddToast({ otherwise = null }: { otherwise?: string | null }) {
+  const [searchParams] = useSearchParams();
+  const refused = cartErrorToast(searchParams.get("cartError"));
+  const added = !refused && searchParams.has("added");
+  return <Toast tone={refused ? "error" : "success"} message={refused ?? (added ? ADDED_TO_CART : otherwise)} id={searchParams.get("added")} link={added ? VIEW_CART : undefined} />;
 }
 
 /** One product's button, posting `useAddToCart`'s form (`formId`). No hooks: a grid page renders 24. */

@@ -1,14 +1,29 @@
 import { useEffect, useState } from "react";
 
+import { AppLink } from "./AppLink";
+
 export const TOAST_MS = 5000;
+
+/** What a shopper who just added something most often wants next, offered in the toast that says it was added. */
+export const VIEW_CART = { to: "/cart", label: "View cart" } as const;
 
 /**
  * A message that hides itself after 5000 ms (SPEC §9); `id` changes to show the same text again. The live region is
  * always in the page, empty while there is nothing to say, and the message is put into it: a region inserted together
  * with its text goes unannounced by many screen readers. So a screen that may show a toast renders <Toast> always,
- * with message null when there is none.
+ * with message null when there is none. `link` is where to go next, shown beside the message.
  */
-export function Toast({ message, tone = "success", id }: { message: string | null; tone?: "success" | "error"; id?: unknown }) {
+export function Toast({
+  message,
+  tone = "success",
+  id,
+  link,
+}: {
+  message: string | null;
+  tone?: "success" | "error";
+  id?: unknown;
+  link?: { to: string; label: string };
+}) {
   const [visible, setVisible] = useState(Boolean(message));
   useEffect(() => {
     if (!message) return;
@@ -30,6 +45,11 @@ export function Toast({ message, tone = "success", id }: { message: string | nul
       {shown && (
         <>
           <span>{message}</span>
+          {link && (
+            <AppLink to={link.to} className="ml-auto rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
+              {link.label}
+            </AppLink>
+          )}
           <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
             Close
           </button>

@@ -11,6 +11,9 @@ export const ABOVE_STOCK = "Cannot add more than available stock";
 
 export const NO_LONGER_AVAILABLE = "No longer available";
 
+/** The toast of an add to the cart that worked. */
+export const ADDED_TO_CART = "Added to your cart";
+
 export const PRODUCT_NOT_FOUND = "Product not found";
 export const OUT_OF_STOCK = "This product is out of stock";
 export const SIZE_SOLD_OUT = "This size is sold out";

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 
 import { readFormData, readSizeId } from "~/lib/forms";
 
+import { ADDED_TO_CART } from "~/lib/availability";
 import { answerOr } from "~/lib/client-action";
 import { HttpError, parseId } from "~/lib/http";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
@@ -34,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // A plain form (no JavaScript) goes back to its page, which shows the toast; the fetcher stays put.
   if (typeof redirectTo === "string") return redirect(withParam(safeRedirectPath(redirectTo), "added", String(productId)), { headers });
-  return data({ ok: true, message: "Added to your cart" }, { headers });
+  return data({ ok: true, message: ADDED_TO_CART }, { headers });
 }
 
 /** The page to go back to, with this add's outcome and without an earlier one's (a refusal, then a success). */

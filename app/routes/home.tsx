@@ -6,10 +6,9 @@ import { Filters } from "~/components/Filters";
 import { DepthNote, EmptyPage } from "~/components/DepthNote";
 import { Pagination, pageHref } from "~/components/Pagination";
 import { ProductsLoadError } from "~/components/ErrorPage";
+import { ReturnedAddToast } from "~/components/AddToCartButton";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
-import { Toast } from "~/components/Toast";
 import { useSelectCommit } from "~/components/useSelectCommit";
-import { cartErrorToast } from "~/lib/availability";
 import { activeFilterCount, compactListingUrl, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
 import { SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
@@ -175,12 +174,7 @@ export default function Home() {
       {depthReached && products.length > 0 && <DepthNote />}
       {/* An empty page's way back is its message; links to the pages around it would lead to more empty pages. */}
       {products.length > 0 && <Pagination page={page} pageCount={pageCount} hasMore={hasMore} search={searchParams} />}
-      {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
-      <Toast
-        tone={searchParams.has("cartError") ? "error" : "success"}
-        message={cartErrorToast(searchParams.get("cartError")) ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("deleted") ? "Product deleted" : null)}
-        id={searchParams.get("added")}
-      />
+      <ReturnedAddToast otherwise={searchParams.has("deleted") ? "Product deleted" : null} />
     </div>
   );
 }

@@ -2,15 +2,14 @@ import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useFet
 
 import { readFormData } from "~/lib/forms";
 
-import { AddToCartButton, useAddToCart } from "~/components/AddToCartButton";
+import { AddToCartButton, ReturnedAddToast, useAddToCart } from "~/components/AddToCartButton";
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { Gallery } from "~/components/Gallery";
 import { RelatedProducts } from "~/components/RelatedProducts";
 import { SizePicker } from "~/components/SizePicker";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
-import { Toast } from "~/components/Toast";
-import { cartErrorToast, isPurchasable } from "~/lib/availability";
+import { isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
@@ -253,12 +252,7 @@ export default function ProductPage() {
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
       <RelatedProducts products={related} />
-      {/* Rendered always: its live region must be in the page before a message goes into it (Toast.tsx). */}
-      <Toast
-        tone={searchParams.has("cartError") ? "error" : "success"}
-        message={cartErrorToast(searchParams.get("cartError")) ?? (searchParams.has("added") ? "Added to your cart" : searchParams.has("saved") ? "Product saved" : null)}
-        id={searchParams.get("added")}
-      />
+      <ReturnedAddToast otherwise={searchParams.has("saved") ? "Product saved" : null} />
     </div>
   );
 }

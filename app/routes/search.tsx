@@ -1,5 +1,6 @@
 import { Link, redirect, useLoaderData, useSearchParams } from "react-router";
 
+import { ReturnedAddToast } from "~/components/AddToCartButton";
 import { Filters } from "~/components/Filters";
 import { DepthNote, EmptyPage } from "~/components/DepthNote";
 import { Pagination, pageHref } from "~/components/Pagination";
@@ -77,6 +78,7 @@ export default function SearchPage() {
       {depthReached && products.length > 0 && <DepthNote search />}
       {/* The keyword and filters stay; the search is never counted, so Previous and Next. An empty page has its own way back. */}
       {products.length > 0 && <Pagination page={page} pageCount={null} hasMore={hasMore} search={listParams} />}
+      <ReturnedAddToast />
     </div>
   );
 }

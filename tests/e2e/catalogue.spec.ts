@@ -473,6 +473,16 @@ test("a visitor adds a product from its card: a toast that hides itself, and the
   await expect(cartLink(page, 1)).toBeVisible();
 });
 
+test("the toast of an add offers View cart, which opens the cart holding the product", async ({ page }) => {
+  const [product] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Accessories");
+  await gotoHydrated(page, `/?category=${product.category}`);
+  await cardOf(page, product.name).getByRole("button", { name: `Add to Cart: ${product.name}`, exact: true }).click();
+  const toast = page.getByRole("status").filter({ hasText: "Added to your cart" });
+  await toast.getByRole("link", { name: "View cart" }).click();
+  await expect(page).toHaveURL("/cart");
+  await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -485,8 +495,19 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(new RegExp(`^[^?]+\\?category=${product.category}&added=`));
     await expect(cartLink(page, 1)).toBeVisible();
 
-    await page.goto("/cart");
+    await page.getByRole("status").filter({ hasText: "Added to your cart" }).getByRole("link", { name: "View cart" }).click();
+    await expect(page).toHaveURL("/cart");
     await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
+  });
+
+  test("an add from the search results comes back to them and says so", async ({ page }) => {
+    const [product] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Accessories");
+    await page.goto(`/search?keyword=${encodeURIComponent(product.name)}`);
+    await cardOf(page, product.name).getByRole("button", { name: `Add to Cart: ${product.name}`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`^[^?]+/search\\?keyword=[^&]+&added=${product.id}$`));
+    await expect(page.getByRole("status").filter({ hasText: "Added to your cart" }).getByRole("link", { name: "View cart" })).toBeVisible();
+    await expect(cardOf(page, product.name)).toBeVisible();
+    await expect(cartLink(page, 1)).toBeVisible();
   });
 });
 
