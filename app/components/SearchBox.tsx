@@ -154,7 +154,7 @@ export function SearchBox({ id }: { id: string }) {
         <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
           {byWords && (
             <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400">
-              No exact match. Products with {quotedWords(byWords)}:
+              No exact match. Products matching {quotedWords(byWords)}:
             </p>
           )}
           <ul id={listId} role="listbox" aria-label="Matching products" aria-describedby={byWords ? `${listId}-words` : undefined} className="max-h-96 overflow-auto py-1">

@@ -2,6 +2,8 @@
 // compactSearchIndex), the bench, which compacts what it seeds so it measures the indexes as the shop keeps them, and
 // the services that query them.
 
+import { CATEGORIES, type Category } from "./constants";
+
 /**
  * The FTS5 indexes, each kept by triggers: the catalogue's (products_fts, trigram, migrations/0002) and the words of
  * the names the back office searches (orders_fts over each order's customer name, users_fts over each user's name,
@@ -81,11 +83,50 @@ export function searchWords(keyword: string): string[] {
 }
 
 /**
+ * The words shoppers use for a category (as searchWords leaves them: lower case, singular) and the category each
+ * means. The index holds a category's own name, and "mens", "women" or "boys" are in no product's name, brand or
+ * category, so "mens shoes" found nothing; such a word matches the category's products and nothing else ("men" as
+ * letters is in every "Women's ...").
+ */
+const CATEGORY_WORDS: Readonly<Record<string, Category>> = {
+  men: "Gents",
+  man: "Gents",
+  gent: "Gents",
+  gentleman: "Gents",
+  gentlemen: "Gents",
+  women: "Ladies",
+  woman: "Ladies",
+  lady: "Ladies",
+  ladie: "Ladies",
+  kid: "Kids",
+  child: "Kids",
+  children: "Kids",
+  boy: "Kids",
+  girl: "Kids",
+  junior: "Kids",
+};
+
+/** Words for any shoe: a product of every category but Accessories is one, whether or not its name says so. */
+const SHOE_WORDS: ReadonlySet<string> = new Set(["shoe", "footwear"]);
+const SHOE_CATEGORIES = CATEGORIES.filter((category) => category !== "Accessories");
+
+/** An FTS5 query for the products of any of the categories (the index's category column holds the name). */
+const inCategories = (categories: readonly Category[]) => `category : (${categories.map(ftsString).join(" OR ")})`;
+
+/**
  * An FTS5 query (for the trigram index) that matches what contains every one of the words, anywhere, in any order:
- * `"kid" AND "shoe"`. Each word is an FTS5 string, so AND, OR, NEAR or * typed are words like any other.
+ * `"sneaker" AND "black"`. Each word is an FTS5 string, so AND, OR, NEAR or * typed are words like any other. A word
+ * for a category (CATEGORY_WORDS) matches that category's products; "shoe" matches a product with it in its name or
+ * any shoe, and is dropped beside a word that already means a category of shoes ("kids shoes" is the Kids category).
  */
 export function allWordsQuery(words: string[]): string {
-  return words.map(ftsString).join(" AND ");
+  const meansShoes = words.some((word) => (SHOE_CATEGORIES as readonly string[]).includes(CATEGORY_WORDS[word] ?? ""));
+  const terms = words.flatMap((word) => {
+    if (Object.hasOwn(CATEGORY_WORDS, word)) return [inCategories([CATEGORY_WORDS[word]])];
+    if (SHOE_WORDS.has(word)) return meansShoes ? [] : [`(${ftsString(word)} OR ${inCategories(SHOE_CATEGORIES)})`];
+    return [ftsString(word)];
+  });
+  return terms.join(" AND ");
 }
 
 /** The words as the screens name them: "“sneaker”", "“kid” and “shoe”", "“night”, “shift” and “sneaker”". */

@@ -49,7 +49,7 @@ export default function SearchPage() {
       )}
       {words && products.length > 0 && (
         <p role="note" className="mt-6 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 wrap-anywhere dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
-          No product has “{keyword}” in its name. Showing products with the {words.length > 1 ? "words" : "word"} {quotedWords(words)}.
+          No product has “{keyword}” in its name. Showing products matching {quotedWords(words)}.
         </p>
       )}
       <div className="mt-6">

@@ -275,7 +275,8 @@ export const SEARCH_CANDIDATES_MAX = 10_000;
 /**
  * How a search matches its keyword: as typed, one phrase that the name, brand or category contains (API.md's rule), or
  * by its words, each made singular, all of them anywhere in the name, brand and category, in any order (searchWords in
- * app/lib/search-index.ts: "kids shoes" finds "Shoe for Kids"). "phrase-or-words" is the phrase's results, or the
+ * app/lib/search-index.ts: "night shift sneakers" finds the "Night Shift Knit Sneaker"; allWordsQuery: a word for a
+ * category, "mens" or "kids", means its products). "phrase-or-words" is the phrase's results, or the
  * words' when no product at all has the phrase (whatever the filters: a product the filters leave out still has it).
  */
 export type SearchMatch = "phrase" | "words";

@@ -170,7 +170,7 @@ test("a plural finds its singular: 'sneakers' suggests the sneakers, and Enter s
   await input.fill("sneakers");
   const list = page.getByRole("listbox", { name: "Matching products" });
   await expect(list).toBeVisible();
-  await expect(page.getByRole("banner").getByText("No exact match. Products with “sneaker”:")).toBeVisible();
+  await expect(page.getByRole("banner").getByText("No exact match. Products matching “sneaker”:")).toBeVisible();
   await expect(list.getByRole("option").filter({ hasText: sneakers[0].name })).toHaveCount(1);
   await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
 
@@ -178,7 +178,7 @@ test("a plural finds its singular: 'sneakers' suggests the sneakers, and Enter s
   await expect(page).toHaveURL((url) => url.pathname === "/search" && url.searchParams.get("keyword") === "sneakers");
   await waitForHydration(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “sneakers”");
-  await expect(page.getByRole("main").getByRole("note")).toHaveText("No product has “sneakers” in its name. Showing products with the word “sneaker”.");
+  await expect(page.getByRole("main").getByRole("note")).toHaveText("No product has “sneakers” in its name. Showing products matching “sneaker”.");
   for (const sneaker of sneakers) await expect(cardOf(page, sneaker.name)).toHaveCount(1);
   await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
 });

@@ -99,8 +99,22 @@ describe("searchWords: singular, each once, 3 characters or more", () => {
 
 describe("allWordsQuery: FTS5 strings joined by AND", () => {
   it("quotes every word", () => {
-    expect(allWordsQuery(["kid", "shoe"])).toBe('"kid" AND "shoe"');
+    expect(allWordsQuery(["night", "sneaker"])).toBe('"night" AND "sneaker"');
     expect(allWordsQuery(["and", "or", "near"])).toBe('"and" AND "or" AND "near"');
+  });
+
+  it("a word for a category is the category's column, and only that", () => {
+    expect(allWordsQuery(["men", "boot"])).toBe('category : ("Gents") AND "boot"');
+    expect(allWordsQuery(["ladie", "sandal"])).toBe('category : ("Ladies") AND "sandal"');
+    expect(allWordsQuery(["boy"])).toBe('category : ("Kids")');
+    // Only the table's own words: an inherited property name is a word like any other.
+    expect(allWordsQuery(["constructor", "__proto__"])).toBe('"constructor" AND "__proto__"');
+  });
+
+  it("'shoe' is the word or any category of shoes; beside such a category, nothing more", () => {
+    expect(allWordsQuery(["leather", "shoe"])).toBe('"leather" AND ("shoe" OR category : ("Gents" OR "Ladies" OR "Kids"))');
+    expect(allWordsQuery(["kid", "shoe"])).toBe('category : ("Kids")');
+    expect(allWordsQuery(["shoe", "gent", "footwear"])).toBe('category : ("Gents")');
   });
 
   it('doubles a " inside a word, as the phrase search does', () => {

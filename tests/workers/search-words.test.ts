@@ -15,6 +15,7 @@ const fixtures: Record<string, { name: string; brand: string; category: Category
   highland: { name: "Highland Trail Boot", brand: "Urban Trek", category: "Gents" },
   explorer: { name: "Explorer Ankle Boot", brand: "Nearfield", category: "Ladies" },
   playground: { name: "Playground Shoe", brand: "Tiny Steps", category: "Kids" },
+  dasher: { name: "Little Dasher Sandal", brand: "Tiny Steps", category: "Kids" },
   oxford: { name: 'The "Classic" Oxford', brand: "Heritage", category: "Gents" },
   watch: { name: "Heritage Field Watch", brand: "Serendib Studio", category: "Accessories" },
 };
@@ -53,13 +54,29 @@ describe("GET /api/products/search?fallback=words", () => {
     expect(await searchWithFallback("watches")).toEqual({ found: ["watch"], matched: "words" });
   });
 
-  it("every word, in any order and any column: 'kids shoes' is the Kids category's shoe, and so is 'shoes kids'", async () => {
-    expect(await searchWithFallback("kids shoes")).toEqual({ found: ["playground"], matched: "words" });
-    expect(await searchWithFallback("shoes, kids")).toEqual({ found: ["playground"], matched: "words" });
+  it("every word, in any order and any column", async () => {
     expect(await searchWithFallback("Night shift sneaker")).toEqual({ found: ["night"], matched: "words" });
     expect(await searchWithFallback("sneaker night")).toEqual({ found: ["night"], matched: "words" });
     // Every word: a brand's boots only.
     expect(await searchWithFallback("urban trek boots")).toEqual({ found: ["highland"], matched: "words" });
+  });
+
+  it("a word for a category means its products: mens, womens, ladies, kids, boys", async () => {
+    // "men" is in no Gents product and in every "Women's ...": the word means the category, not its letters.
+    expect(await searchWithFallback("mens boots")).toEqual({ found: ["highland"], matched: "words" });
+    expect(await searchWithFallback("women's boots")).toEqual({ found: ["explorer"], matched: "words" });
+    expect(await searchWithFallback("ladies boots")).toEqual({ found: ["explorer"], matched: "words" });
+    expect(await searchWithFallback("boys sandals")).toEqual({ found: ["dasher"], matched: "words" });
+    expect(await searchWithFallback("children's boots")).toEqual({ found: [], matched: "phrase" });
+  });
+
+  it("'shoes' means any shoe: beside a category of shoes it is that category, beside anything else a shoe that has it", async () => {
+    // "kids shoes" is every Kids product, though only the Playground Shoe has "shoe" in its name.
+    expect(await searchWithFallback("kids shoes")).toEqual({ found: newestFirst("playground", "dasher"), matched: "words" });
+    expect(await searchWithFallback("shoes, kids")).toEqual({ found: newestFirst("playground", "dasher"), matched: "words" });
+    // Heritage makes an Oxford (Gents) and a watch (Accessories): its shoes are the Oxford.
+    expect(await searchWithFallback("heritage shoes")).toEqual({ found: ["oxford"], matched: "words" });
+    expect(await searchWithFallback("Tiny Steps footwear")).toEqual({ found: newestFirst("playground", "dasher"), matched: "words" });
   });
 
   it("while the phrase finds something, the answer is the phrase's, exactly (the words would have found more)", async () => {
@@ -143,7 +160,7 @@ describe("/search: the words' products when nothing has the keyword as typed", (
   it("'sneakers' shows the sneakers under a note that says what was searched for", async () => {
     const html = await screen("keyword=sneakers");
     expect(html).toContain("Results for “sneakers”");
-    expect(note(html)).toBe("No product has “sneakers” in its name. Showing products with the word “sneaker”.");
+    expect(note(html)).toBe("No product has “sneakers” in its name. Showing products matching “sneaker”.");
     expect(cardCount(html)).toBe(2);
     for (const name of ["court", "night"]) expect(html).toContain(fixtures[name].name);
     expect(html).not.toContain("No shoes found with that name");
@@ -151,10 +168,10 @@ describe("/search: the words' products when nothing has the keyword as typed", (
 
   it("several words are named, in the order typed", async () => {
     const html = await screen(`keyword=${encodeURIComponent("kids shoes")}`);
-    expect(note(html)).toBe("No product has “kids shoes” in its name. Showing products with the words “kid” and “shoe”.");
-    expect(cardCount(html)).toBe(1);
+    expect(note(html)).toBe("No product has “kids shoes” in its name. Showing products matching “kid” and “shoe”.");
+    expect(cardCount(html)).toBe(2);
     expect(note(await screen(`keyword=${encodeURIComponent("Night shift sneakers")}`))).toBe(
-      "No product has “Night shift sneakers” in its name. Showing products with the words “night”, “shift” and “sneaker”.",
+      "No product has “Night shift sneakers” in its name. Showing products matching “night”, “shift” and “sneaker”.",
     );
   });
 
@@ -196,7 +213,7 @@ describe("/search: the words' results page on as the words' results (match=words
 
     const second = visibleText(await (await call(`/search?${params}`)).text());
     expect(cardCount(second)).toBe(TRAINERS - 24);
-    expect(second).toContain("Showing products with the word “trainer”.");
+    expect(second).toContain("Showing products matching “trainer”.");
     const names = (html: string) => [...html.matchAll(/Court Trainer (\d+)/g)].map(([, n]) => Number(n));
     expect(new Set([...names(first), ...names(second)]).size).toBe(TRAINERS);
     const previous = linkTo(second, "prev");
