@@ -17,6 +17,7 @@ import "./app.css";
 import { useAppLinkNavigation } from "./components/AppLink";
 import { ErrorPage, NotFoundPage, ProductsLoadError } from "./components/ErrorPage";
 import { NavBar } from "./components/NavBar";
+import { RouteAnnouncer } from "./components/RouteAnnouncer";
 import { isTheme, type Theme } from "./lib/constants";
 import { useNonce } from "./lib/nonce";
 import { readTheme } from "./lib/theme.server";
@@ -91,6 +92,7 @@ function Frame({ children }: { children: ReactNode }) {
           children
         )}
       </main>
+      <RouteAnnouncer />
     </div>
   );
 }

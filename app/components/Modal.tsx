@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { CloseIcon } from "./icons";
+import { focusPageHeading } from "./RouteAnnouncer";
 
 const FOCUSABLE = "a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex='-1'])";
 
@@ -48,10 +49,7 @@ function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: 
       if (returnTo?.isConnected) return returnTo.focus();
       // Opened with the page (a URL with the dialog's parameter), there is no opener: the page's heading takes the
       // focus, so it is not dropped on <body> and a screen reader goes on from the top of the page.
-      const landing = document.querySelector<HTMLElement>("main h1") ?? document.querySelector<HTMLElement>("h1, main");
-      if (!landing) return;
-      if (!landing.hasAttribute("tabindex")) landing.tabIndex = -1;
-      landing.focus();
+      focusPageHeading();
     };
   }, [ref]);
 }

@@ -25,9 +25,12 @@ export function Toast({
   link?: { to: string; label: string };
 }) {
   const [visible, setVisible] = useState(Boolean(message));
+  // Counts the times shown: the same words again (a second add) must change the live region's text to be read again.
+  const [shows, setShows] = useState(0);
   useEffect(() => {
     if (!message) return;
     setVisible(true);
+    setShows((count) => count + 1);
     const timer = setTimeout(() => setVisible(false), TOAST_MS);
     return () => clearTimeout(timer);
   }, [message, id]);
@@ -36,24 +39,21 @@ export function Toast({
     tone === "success"
       ? "bg-slate-900 text-white dark:bg-white dark:text-slate-900"
       : "bg-red-600 text-white dark:bg-red-500 dark:text-slate-950";
+  // Only the message is the live region: the link and Close beside it are not part of what is read out.
   return (
-    <div
-      role="status"
-      aria-live="polite"
-      className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}
-    >
+    <div className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}>
+      <span role="status" aria-live="polite">
+        {shown ? `${message}${shows % 2 === 0 ? "\u00a0" : ""}` : ""}
+      </span>
+      {shown && link && (
+        <AppLink to={link.to} className="ml-auto rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
+          {link.label}
+        </AppLink>
+      )}
       {shown && (
-        <>
-          <span>{message}</span>
-          {link && (
-            <AppLink to={link.to} className="ml-auto rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
-              {link.label}
-            </AppLink>
-          )}
-          <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
-            Close
-          </button>
-        </>
+        <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
+          Close
+        </button>
       )}
     </div>
   );

@@ -477,8 +477,8 @@ test("the toast of an add offers View cart, which opens the cart holding the pro
   const [product] = (await demoProducts(page.request)).filter((item) => item.stockQuantity > 0 && item.productAvailable && item.category === "Accessories");
   await gotoHydrated(page, `/?category=${product.category}`);
   await cardOf(page, product.name).getByRole("button", { name: `Add to Cart: ${product.name}`, exact: true }).click();
-  const toast = page.getByRole("status").filter({ hasText: "Added to your cart" });
-  await toast.getByRole("link", { name: "View cart" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
+  await page.getByRole("link", { name: "View cart" }).click();
   await expect(page).toHaveURL("/cart");
   await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
 });
@@ -495,7 +495,8 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(new RegExp(`^[^?]+\\?category=${product.category}&added=`));
     await expect(cartLink(page, 1)).toBeVisible();
 
-    await page.getByRole("status").filter({ hasText: "Added to your cart" }).getByRole("link", { name: "View cart" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
+    await page.getByRole("link", { name: "View cart" }).click();
     await expect(page).toHaveURL("/cart");
     await expect(page.getByRole("main").getByText(product.name, { exact: true })).toBeVisible();
   });
@@ -505,7 +506,8 @@ test.describe("without JavaScript", () => {
     await page.goto(`/search?keyword=${encodeURIComponent(product.name)}`);
     await cardOf(page, product.name).getByRole("button", { name: `Add to Cart: ${product.name}`, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`^[^?]+/search\\?keyword=[^&]+&added=${product.id}$`));
-    await expect(page.getByRole("status").filter({ hasText: "Added to your cart" }).getByRole("link", { name: "View cart" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "View cart" })).toBeVisible();
     await expect(cardOf(page, product.name)).toBeVisible();
     await expect(cartLink(page, 1)).toBeVisible();
   });
