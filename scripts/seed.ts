@@ -114,8 +114,24 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error("Seeding failed:", error instanceof Error ? error.message : error);
-  if (error instanceof Error && error.cause) console.error("  cause:", error.cause instanceof Error ? error.cause.message : error.cause);
-  process.exit(1);
-});
+/**
+ * On a busy machine the local runtime that getPlatformProxy starts can drop a first request ("fetch failed", seen once
+ * while three test suites ran). Seeding writes its rows in one batch and does nothing once they are there, so it is
+ * tried once more from the start.
+ */
+function isFetchFailure(error: unknown): boolean {
+  if (error instanceof TypeError && error.message === "fetch failed") return true;
+  return error instanceof Error && error.cause !== undefined && isFetchFailure(error.cause);
+}
+
+main()
+  .catch((error: unknown) => {
+    if (!isFetchFailure(error)) throw error;
+    console.warn("  the local runtime did not answer (fetch failed); trying once more");
+    return main();
+  })
+  .catch((error: unknown) => {
+    console.error("Seeding failed:", error instanceof Error ? error.message : error);
+    if (error instanceof Error && error.cause) console.error("  cause:", error.cause instanceof Error ? error.cause.message : error.cause);
+    process.exit(1);
+  });
