@@ -107,7 +107,7 @@ export function ProductForm({
           )}
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field name="price" label="Price (LKR)" type="number" inputMode="decimal" min={0} step="0.01" required defaultValue={product?.price} errors={errors?.price} />
+          <Field name="price" label="Price (LKR)" type="number" inputMode="decimal" min="0.01" step="0.01" required defaultValue={product?.price} errors={errors?.price} />
           <div>
             <label htmlFor="category" className="field-label">
               Category

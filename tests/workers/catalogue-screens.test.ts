@@ -398,6 +398,13 @@ describe("update product screen", () => {
     expect(((await (await call(`/api/product/${flagship.id}`)).json()) as ApiProduct).name).toBe(flagship.name);
   });
 
+  it("a price of 0 is refused: a product is never free", async () => {
+    const response = await postMultipartForm(`/product/update/${flagship.id}`, screenProductForm({ price: "0" }, null), { cookie: adminCookie });
+    expect(response.status).toBe(400);
+    expect(fieldError(await response.text(), "price")).toBe("Price must be more than 0");
+    expect(((await (await call(`/api/product/${flagship.id}`)).json()) as ApiProduct).price).toBe(flagship.price);
+  });
+
   it("POST for a missing product is a 404, not a 500", async () => {
     const response = await postMultipartForm("/product/update/999999", screenProductForm({}, null), { cookie: adminCookie });
     expect(response.status).toBe(404);
