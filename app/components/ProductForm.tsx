@@ -25,12 +25,15 @@ export function ProductForm({
   result,
   submitLabel,
   pendingLabel,
+  restocking,
 }: {
   product?: ProductView;
   sizes?: SizeView[];
   result?: ProductFormResult;
   submitLabel: string;
   pendingLabel: string;
+  /** The size a low-stock list opened the form for (SizesEditor). */
+  restocking?: number;
 }) {
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -129,7 +132,7 @@ export function ProductForm({
             )}
           </div>
         </div>
-        <SizesEditor sizes={sizes} errors={errors} />
+        <SizesEditor sizes={sizes} errors={errors} restocking={restocking} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field name="releaseDate" label="Release date" type="date" required defaultValue={product?.releaseDate} errors={errors?.releaseDate} />
           <label className="flex min-h-11 items-center gap-3 self-end rounded-lg border border-slate-300 px-3 dark:border-slate-700">

@@ -25,7 +25,7 @@ const blankRows = (count: number): Row[] => Array.from({ length: count }, () => 
  * in); with it, rows can be added and filled with the category's usual sizes, and the total follows as you type.
  * Removing a size that past orders used keeps those orders intact: they hold its label.
  */
-export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Record<string, string[] | undefined> }) {
+export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[]; errors?: Record<string, string[] | undefined>; restocking?: number }) {
   const [rows, setRows] = useState<Row[]>(() => [
     ...(sizes?.length ? sizes.map((size) => ({ key: String(size.id), id: size.id, label: size.label, stock: String(size.stockQuantity), stockWas: size.stockQuantity })) : [{ key: "one", label: ONE_SIZE, stock: "0" }]),
     ...blankRows(BLANK_ROWS),
@@ -33,6 +33,13 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
   const [hydrated, setHydrated] = useState(false);
   const addSize = useRef<HTMLButtonElement>(null);
   useEffect(() => setHydrated(true), []);
+  // Opened from a low-stock list for one size (`restocking`, its id): its row is marked, and its stock field takes the
+  // focus, in view, so the admin types the new figure at once (on a phone the table is far below the form's top).
+  const restockStock = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    restockStock.current?.focus({ preventScroll: true });
+    restockStock.current?.scrollIntoView({ block: "center" });
+  }, []);
   const total = rows.reduce((sum, row) => sum + (!row.removed && /^\d+$/.test(row.stock) ? Number(row.stock) : 0), 0);
   const change = (key: string, changes: Partial<Row>) => setRows((all) => all.map((row) => (row.key === key ? { ...row, ...changes } : row)));
 
@@ -95,7 +102,11 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
           {rows.map((row, index) => {
             const error = rowError(index);
             return (
-              <tr key={row.key} className={`align-top ${row.removed ? "opacity-60 [&_input:not([type=checkbox])]:line-through" : ""}`}>
+              <tr
+                key={row.key}
+                className={`align-top ${row.removed ? "opacity-60 [&_input:not([type=checkbox])]:line-through" : ""} ${row.id !== undefined && row.id === restocking ? "bg-amber-50 dark:bg-amber-400/10" : ""}`}
+                data-restocking={row.id !== undefined && row.id === restocking ? "" : undefined}
+              >
                 <td className="py-1 pr-2">
                   {row.id !== undefined && <input type="hidden" name={`sizes.${index}.id`} value={row.id} />}
                   {row.stockWas !== undefined && <input type="hidden" name={`sizes.${index}.stockWas`} value={row.stockWas} />}
@@ -118,6 +129,7 @@ export function SizesEditor({ sizes, errors }: { sizes?: SizeView[]; errors?: Re
                 </td>
                 <td className="py-1 pr-2">
                   <input
+                    ref={row.id !== undefined && row.id === restocking ? restockStock : undefined}
                     name={`sizes.${index}.stock`}
                     value={row.stock}
                     onChange={(event) => change(row.key, { stock: event.currentTarget.value })}

@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, redirect, useActionData, useLoaderData } from "react-router";
+import { data, isRouteErrorResponse, Link, redirect, useActionData, useLoaderData, useSearchParams } from "react-router";
 
 import { NotFoundPage } from "~/components/ErrorPage";
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
@@ -6,6 +6,7 @@ import { answerOr } from "~/lib/client-action";
 import { FIX_FIELDS } from "~/lib/forms";
 import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
+import { backOfficePath, savedReturn } from "~/lib/restock";
 import { getProductWithSizes, updateProduct } from "~/services/catalogue.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/update-product";
@@ -33,7 +34,9 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
   try {
     await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
-    return redirect(`/product/${id}?saved=1`);
+    // Opened from a low-stock list, the form goes back to it, for the next size to restock; else to the product.
+    const back = backOfficePath(url.searchParams.get("back"));
+    return redirect(back ? savedReturn(back, id) : `/product/${id}?saved=1`);
   } catch (error) {
     // A rule only the save can check (no picture left) names its field, as the form's own checks do; a form older than
     // another save of the product (409) says so, so that the admin reloads; anything else failed.
@@ -48,12 +51,20 @@ export async function action({ request, params, context, url }: Route.ActionArgs
 export default function UpdateProductPage() {
   const { product, sizes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ProductFormResult | undefined;
+  const [searchParams] = useSearchParams();
+  const back = backOfficePath(searchParams.get("back"));
+  const restocking = Number(searchParams.get("size")) || undefined;
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
+      {back && (
+        <Link to={back} className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
+          ← {back.startsWith("/admin/stock") ? "Low stock" : "Back"}
+        </Link>
+      )}
       <h1 className="text-2xl font-bold tracking-tight">Update Product</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{product.name}</p>
       <div className="mt-8">
-        <ProductForm product={product} sizes={sizes} result={result} submitLabel="Update Product" pendingLabel="Saving..." />
+        <ProductForm product={product} sizes={sizes} result={result} submitLabel="Update Product" pendingLabel="Saving..." restocking={restocking} />
       </div>
     </div>
   );

@@ -58,11 +58,29 @@ test("the admin follows 'See all' from the dashboard, pages the low-stock sizes,
     }
     await expect(mine.first()).toContainText("EU 24");
     await expect(mine.first()).toContainText("Sold out");
+    const listUrl = new URL(page.url());
+    const sizeId = await mine.first().getAttribute("data-size-id");
     await mine.first().getByRole("link", { name }).click();
-    await expect(page).toHaveURL(`/product/update/${id}`);
+
+    // The form opens at that size: its stock field has the focus, so the admin types the new figure at once.
+    await expect(page).toHaveURL(`/product/update/${id}?${new URLSearchParams({ size: sizeId!, back: listUrl.pathname + listUrl.search })}`);
     await expect(page.getByRole("heading", { level: 1, name: "Update Product" })).toBeVisible();
     await expect(page.getByLabel("Size 1", { exact: true })).toHaveValue("EU 24");
-    await expect(page.getByLabel("Stock of size 1", { exact: true })).toHaveValue("0");
+    const stock = page.getByLabel("Stock of size 1", { exact: true });
+    await expect(stock).toHaveValue("0");
+    await expect(stock).toBeFocused();
+    await expect(stock).toBeInViewport();
+    await page.keyboard.type("9");
+    await page.getByRole("button", { name: "Update Product" }).click();
+
+    // Saved, back on the same page of the list, which says so; EU 24 (9 now) has left it, EU 25 is still there.
+    await expect(page).toHaveURL(`${listUrl.pathname}${listUrl.search}&saved=${id}`);
+    await expect(page.getByRole("status").filter({ hasText: "Product saved" })).toBeVisible();
+    await expect(rows.filter({ hasText: name }).filter({ hasText: /EU 24\b/ })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "← Low stock" })).toHaveCount(0);
+    // The pages, the categories and the rows go on without the toast.
+    await expect(rows.first()).toBeVisible();
+    await expect(page.locator("main a[href*='saved='], main a[href*='saved%3D']")).toHaveCount(0);
   } finally {
     await page.request.delete(`/api/product/${id}`);
   }
@@ -119,10 +137,13 @@ test("the admin searches the low-stock sizes for one product, keeps the search a
     await expect(search.getByRole("searchbox", { name: "Search" })).toBeFocused();
     await expect(search.getByRole("searchbox", { name: "Search" })).toHaveValue(`search ${word}`);
     await rows.first().getByRole("link", { name }).click();
-    await expect(page).toHaveURL(`/product/update/${id}`);
+    await expect(page).toHaveURL(new RegExp(`^[^?]+/product/update/${id}\\?size=\\d+&back=%2Fadmin%2Fstock%3Fq%3Dsearch%2B${word}$`));
     await expect(page.getByRole("heading", { level: 1, name: "Update Product" })).toBeVisible();
     await expect(page.getByLabel("Size 1", { exact: true })).toHaveValue("EU 41");
     await expect(page.getByLabel("Stock of size 1", { exact: true })).toHaveValue("1");
+    // The way back to the list, as it was.
+    await page.getByRole("link", { name: "← Low stock" }).click();
+    await expect(page).toHaveURL(`/admin/stock?q=search+${word}`);
   } finally {
     await page.request.delete(`/api/product/${id}`);
   }

@@ -378,6 +378,20 @@ describe("update product screen", () => {
     expect(await imageKeyOf(created.id)).toBe(key);
   });
 
+  it("opened from a low-stock list (back=/admin/...), a saved form goes back to it, saying so; any other back is ignored", async () => {
+    const created = await createProductApi(adminToken, { name: `Screen Restock ${t}`, category: "Gents" });
+    const save = (back: string) =>
+      postMultipartForm(`/product/update/${created.id}?${new URLSearchParams({ size: "1", back })}`, screenProductForm({ name: `Screen Restock ${t}`, category: "Gents" }, null), { cookie: adminCookie });
+    const fromList = await save("/admin/stock?category=Gents&page=2");
+    expect(fromList.status).toBe(302);
+    expect(fromList.headers.get("Location")).toBe(`/admin/stock?category=Gents&page=2&saved=${created.id}`);
+    for (const back of ["https://evil.example/admin/stock", "//evil.example/admin/stock", "/cart", "/admin/\\evil"]) {
+      const response = await save(back);
+      expect(response.status, back).toBe(302);
+      expect(response.headers.get("Location"), back).toBe(`/product/${created.id}?saved=1`);
+    }
+  });
+
   it("POST as an admin with a new image replaces the picture and deletes the old one", async () => {
     const created = await createProductApi(adminToken, { name: `Screen Repicture ${t}` });
     const oldKey = (await imageKeyOf(created.id))!;

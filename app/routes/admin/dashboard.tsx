@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert } from "~/components/Field";
 import { StockBadge } from "~/components/StockBadge";
+import { SavedToast } from "~/components/SavedToast";
 import { formatLkr } from "~/lib/format";
+import { restockHref } from "~/lib/restock";
 import { LOW_STOCK, ONE_SIZE } from "~/lib/sizes";
 import type { Stats } from "~/lib/schemas/stats";
 import { requireAdmin } from "~/services/session.server";
@@ -160,12 +162,15 @@ export default function AdminDashboardPage() {
         </div>
       </section>
       {lowStock && <LowStock sizes={lowStock.sizes} total={lowStock.total} />}
+      <SavedToast />
     </div>
   );
 }
 
+
 /** Sizes running out, each linking to its product's form to restock it. */
 function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
+  const location = useLocation();
   return (
     <section aria-labelledby="low-stock-heading" className="mt-10">
       <h2 id="low-stock-heading" className="text-lg font-semibold">
@@ -188,7 +193,7 @@ function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
         <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" data-testid="low-stock">
           {sizes.map((size) => (
             <li key={size.sizeId}>
-              <Link to={`/product/update/${size.productId}`} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
+              <Link to={restockHref(size.productId, size.sizeId, location)} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
                 <span className="min-w-0">
                   <span className="font-medium">{size.productName}</span>
                   {size.sizeLabel !== ONE_SIZE && <span className="whitespace-nowrap text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}

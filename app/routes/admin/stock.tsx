@@ -3,11 +3,13 @@ import { Link, useLoaderData, useLocation } from "react-router";
 import { AppLink } from "~/components/AppLink";
 import { FormAlert, IgnoredFilters } from "~/components/Field";
 import { ListSearch } from "~/components/ListSearch";
+import { SavedToast } from "~/components/SavedToast";
 import { EmptyList, ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import { StockBadge } from "~/components/StockBadge";
 import { CATEGORIES, type Category } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
+import { restockHref, SAVED_PARAM } from "~/lib/restock";
 import { readLowStockSearch } from "~/lib/schemas/backoffice";
 import { LOW_STOCK } from "~/lib/sizes";
 import { cheapRead } from "~/services/backoffice.server";
@@ -89,6 +91,9 @@ function CategoryFilter({ active, q, counts }: { active: Category | null; q: str
 export default function AdminStockPage() {
   const { sizes, paging, counts, category, q, dropped, error } = useLoaderData<typeof loader>();
   const location = useLocation();
+  // The list's own parameters, less the toast of a save (which must not follow to the next page).
+  const listSearch = new URLSearchParams(location.search);
+  listSearch.delete(SAVED_PARAM);
   const what = category ? `${category} sizes` : "Sizes";
   const matching = q ? ` matching “${q}”` : "";
   return (
@@ -121,7 +126,7 @@ export default function AdminStockPage() {
           <FormAlert>{error}</FormAlert>
         </div>
       ) : sizes.length === 0 ? (
-        <EmptyList paging={paging} noun="sizes" search={new URLSearchParams(location.search)}>
+        <EmptyList paging={paging} noun="sizes" search={listSearch}>
           {q ? `No ${category ? `${category} ` : ""}size with ${LOW_STOCK} units or fewer matches “${q}”.` : `Every ${category ? `${category} ` : ""}size has more than ${LOW_STOCK} units.`}
         </EmptyList>
       ) : (
@@ -129,8 +134,8 @@ export default function AdminStockPage() {
           {sizes.map((size) => (
             <tr key={size.sizeId} role="row" data-testid="stock-row" data-size-id={size.sizeId}>
               <th role="rowheader" scope="row">
-                {/* To the product's update form, where its sizes' stock is edited (as the dashboard's rows do). */}
-                <Link to={`/product/update/${size.productId}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                {/* To the product's update form at this size, coming back here once saved (as the dashboard's rows do). */}
+                <Link to={restockHref(size.productId, size.sizeId, location)} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
                   {size.productName}
                 </Link>
               </th>
@@ -146,7 +151,8 @@ export default function AdminStockPage() {
           ))}
         </RecordTable>
       )}
-      {paging && <ListPagination paging={paging} search={new URLSearchParams(location.search)} />}
+      {paging && <ListPagination paging={paging} search={listSearch} />}
+      <SavedToast />
     </div>
   );
 }
