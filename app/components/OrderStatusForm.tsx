@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 
 import { FormAlert } from "~/components/Field";
@@ -36,6 +37,15 @@ function suggestedStatus(current: OrderStatus): OrderStatus | "" {
   return next && next !== "CANCELLED" ? next : "";
 }
 
+/**
+ * A move back along the order's life that is no cancellation or reopening: putting right a wrong click (DELIVERED back
+ * to CONFIRMED). Its e-mail would tell a customer who has their shoes that packing starts shortly, so the form leaves
+ * "E-mail the customer" unticked for it (the admin may tick it).
+ */
+function isCorrection(from: OrderStatus, to: OrderStatus | ""): boolean {
+  return to !== "" && from !== "CANCELLED" && to !== "CANCELLED" && ORDER_STATUSES.indexOf(to) < ORDER_STATUSES.indexOf(from);
+}
+
 export function OrderStatusForm({
   order,
   keepHref,
@@ -55,6 +65,10 @@ export function OrderStatusForm({
   const result = fetcher.data ?? (noJsResult?.orderId === order.id ? noJsResult : undefined);
   const busy = fetcher.state !== "idle" || (navigation.state === "submitting" && navigation.formData?.get("orderId") === String(order.id));
   const others = ORDER_STATUSES.filter((status) => status !== order.status);
+  const [chosen, setChosen] = useState<OrderStatus | "">(suggestedStatus(order.status));
+  // Follows the chosen status until the admin ticks or unticks it.
+  const [notifyChoice, setNotifyChoice] = useState<boolean | null>(null);
+  const notify = notifyChoice ?? !isCorrection(order.status, chosen);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -78,6 +92,7 @@ export function OrderStatusForm({
         <input type="hidden" name="orderId" value={order.id} />
         <input type="hidden" name="statusWas" value={order.status} />
         <input type="hidden" name="status" value="CANCELLED" />
+        {result.notifyCustomer === false && <input type="hidden" name="notify" value="no" />}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Link to={keepHref} replace preventScrollReset className="btn-secondary">
             Keep order
@@ -95,12 +110,21 @@ export function OrderStatusForm({
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="statusWas" value={order.status} />
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="flex-1">
           <label htmlFor={`status-${order.id}`} className="field-label">
             New status
           </label>
-          <select key={order.status} id={`status-${order.id}`} name="status" defaultValue={suggestedStatus(order.status)} required className="field-input" data-autofocus={autoFocus || undefined}>
+          <select
+            key={order.status}
+            id={`status-${order.id}`}
+            name="status"
+            defaultValue={suggestedStatus(order.status)}
+            onChange={(event) => setChosen(event.currentTarget.value as OrderStatus)}
+            required
+            className="field-input"
+            data-autofocus={autoFocus || undefined}
+          >
             {suggestedStatus(order.status) === "" && (
               <option value="" disabled>
                 Choose a status
@@ -112,12 +136,22 @@ export function OrderStatusForm({
               </option>
             ))}
           </select>
+          {/* Unticked, the box sends nothing: the hidden "no" before it says so (the last value of a name wins). Before
+              the button, so Tab reaches it first. */}
+          <input type="hidden" name="notify" value="no" />
+          <label className="mt-1 flex min-h-11 items-center gap-2 text-sm">
+            <input type="checkbox" name="notify" value="yes" checked={notify} onChange={(event) => setNotifyChoice(event.currentTarget.checked)} className="size-4 accent-brand-600" />
+            E-mail the customer about this change
+          </label>
         </div>
-        <button type="submit" className="btn-primary sm:w-44" aria-disabled={busy || undefined}>
+        <button type="submit" className="btn-primary sm:mt-6 sm:w-44" aria-disabled={busy || undefined}>
           {busy ? "Updating..." : "Update Status"}
         </button>
       </div>
-      <p className="text-xs text-slate-500 dark:text-slate-400">Cancelling puts the order's stock back; reopening a cancelled order takes it again.</p>
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        Cancelling puts the order's stock back; reopening a cancelled order takes it again. A move back to an earlier status is a correction: it is not
+        e-mailed unless you tick the box.
+      </p>
     </fetcher.Form>
   );
 }

@@ -18,12 +18,14 @@ export async function orderStatusAction(request: Request, context: AppLoadContex
   if (!parsed.success) {
     return data({ kind: "error" as const, orderId: null, status: null, message: `${failed}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
   }
-  const { orderId, status, statusWas, confirm } = parsed.data;
+  const { orderId, status, statusWas, confirm, notify } = parsed.data;
+  const notifyCustomer = notify !== "no";
   // Cancelling puts the stock back: without JavaScript (no window.confirm) the form asks once more.
-  if (status === "CANCELLED" && confirm !== "yes") return data({ kind: "confirm" as const, orderId, status, message: ORDER_STATUS_MESSAGES.cancelConfirmation });
+  if (status === "CANCELLED" && confirm !== "yes") return data({ kind: "confirm" as const, orderId, status, notifyCustomer, message: ORDER_STATUS_MESSAGES.cancelConfirmation });
   try {
-    const order = await changeOrderStatus(context.db, orderId, status, admin, mailerFor(request, context), statusWas);
-    return data({ kind: "updated" as const, orderId, status: order.status, message: `Order #${orderId} is now ${order.status}.` });
+    const order = await changeOrderStatus(context.db, orderId, status, admin, mailerFor(request, context), { statusWas, notifyCustomer });
+    const told = notifyCustomer ? "" : " The customer was not e-mailed.";
+    return data({ kind: "updated" as const, orderId, status: order.status, message: `Order #${orderId} is now ${order.status}.${told}` });
   } catch (error) {
     if (error instanceof HttpError) return data({ kind: "error" as const, orderId, status, message: `${failed}: ${error.message}` }, { status: error.status });
     console.error(`Admin orders: changing order ${orderId} to ${status} failed`, error);

@@ -332,9 +332,18 @@ export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, use
  * Moves an order to any other status (admin). Stock and history follow in the database's triggers; leaving
  * CANCELLED fails with 409 when the stock is no longer there. The customer's mail about it is written in the same
  * batch, and only when this update changed the row (SQLite's changes(), which does not count the triggers' writes):
- * when two admins move the order at once, only the one whose update happened writes a mail.
+ * when two admins move the order at once, only the one whose update happened writes a mail. `notifyCustomer: false`
+ * writes none: an admin putting right a wrong click (DELIVERED back to CONFIRMED) must not tell a customer who has
+ * their shoes that packing starts shortly.
  */
-export async function changeOrderStatus(db: Db, orderId: number, status: OrderStatus, admin: SessionUser, mailer: Mailer, statusWas?: OrderStatus): Promise<OrderView> {
+export async function changeOrderStatus(
+  db: Db,
+  orderId: number,
+  status: OrderStatus,
+  admin: SessionUser,
+  mailer: Mailer,
+  { statusWas, notifyCustomer = true }: { statusWas?: OrderStatus; notifyCustomer?: boolean } = {},
+): Promise<OrderView> {
   const order = await findOrder(db, orderId);
   // The admin decided on what their page showed: if the order moved on since, they decide again (no silent reopen).
   if (statusWas !== undefined && order.status !== statusWas && order.status !== status) {
@@ -353,16 +362,14 @@ export async function changeOrderStatus(db: Db, orderId: number, status: OrderSt
         .set({ status, statusChangedBy: admin.id })
         .where(and(eq(orders.id, orderId), eq(orders.status, order.status)))
         .toSQL();
-      const [, inserted] = await d1.batch<{ id: number }>([
-        d1.prepare(update.sql).bind(...update.params),
-        d1
-          .prepare(
-            `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, user_id, order_status, next_attempt_at)
-             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING id`,
-          )
-          .bind(row.kind, row.toAddress, row.subject, row.textBody, row.htmlBody, row.orderId ?? null, row.userId ?? null, row.orderStatus ?? null, row.nextAttemptAt),
-      ]);
-      mailIds = inserted.results.map((mailRow) => mailRow.id);
+      const mailStatement = d1
+        .prepare(
+          `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, user_id, order_status, next_attempt_at)
+           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING id`,
+        )
+        .bind(row.kind, row.toAddress, row.subject, row.textBody, row.htmlBody, row.orderId ?? null, row.userId ?? null, row.orderStatus ?? null, row.nextAttemptAt);
+      const [, inserted] = await d1.batch<{ id: number }>([d1.prepare(update.sql).bind(...update.params), ...(notifyCustomer ? [mailStatement] : [])]);
+      mailIds = inserted?.results.map((mailRow) => mailRow.id) ?? [];
     } catch (error) {
       // migrations/0015: a cancelled order reopened with a line whose size (or product) is gone.
       const sizeGone = abortedByTrigger(error, "order_reopen");

@@ -92,6 +92,19 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   await expect(admin.getByTestId("status-history")).toContainText("PROCESSING");
   await expect(sent).toHaveCount(3);
   await expect(statusForm.getByLabel("New status")).toHaveValue("SHIPPED");
+
+  // A correction back to CONFIRMED: the box to e-mail the customer unticks itself, and nothing is sent.
+  const notify = statusForm.getByRole("checkbox", { name: "E-mail the customer about this change" });
+  await expect(notify).toBeChecked();
+  await statusForm.getByLabel("New status").selectOption("CONFIRMED");
+  await expect(notify).not.toBeChecked();
+  await statusForm.getByRole("button", { name: "Update Status" }).click();
+  await expect(statusForm.getByRole("status")).toHaveText(`Order #${orderId} is now CONFIRMED. The customer was not e-mailed.`);
+  await expect(admin.getByTestId("order-status")).toHaveText("CONFIRMED");
+  await expect(sent).toHaveCount(3);
+  // Forward again, the box is ticked again.
+  await statusForm.getByLabel("New status").selectOption("SHIPPED");
+  await expect(notify).toBeChecked();
   await admin.context().close();
 });
 

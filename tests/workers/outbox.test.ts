@@ -212,6 +212,35 @@ describe("status mails", () => {
     expect((await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id)).map((mail) => mail.subject)).toEqual([`Stride order #${id}: your order is on its way`]);
   });
 
+  it("a correction the admin chose not to tell the customer about writes no mail, and moves the order all the same", async () => {
+    const id = (await placeOrder(customer.token, [{ productId: await product({ stockQuantity: 2 }), quantity: 1 }])).id;
+    expect((await putStatus(id, "DELIVERED")).status).toBe(200);
+    const delivered = await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id);
+    // The screen's form: its box unticked sends notify=no, and the answer says so.
+    const screen = await postForm("/admin/orders", { intent: "status", orderId: String(id), status: "CONFIRMED", statusWas: "DELIVERED", notify: "no" }, { cookie: admin.cookie });
+    expect(screen.status).toBe(200);
+    expect(await screen.text()).toContain(`Order #${id} is now CONFIRMED. The customer was not e-mailed.`);
+    // The API: notify=false.
+    const api = await call(`/api/orders/admin/${id}/status?status=DELIVERED&notify=false`, { method: "PUT", headers: admin.auth });
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { status: string }).status).toBe("DELIVERED");
+    expect(await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id)).toEqual(delivered);
+    // Ticked (notify=yes) or true, the customer is told as before.
+    expect((await postForm("/admin/orders", { intent: "status", orderId: String(id), status: "SHIPPED", notify: "yes" }, { cookie: admin.cookie })).status).toBe(200);
+    expect((await call(`/api/orders/admin/${id}/status?status=DELIVERED&notify=true`, { method: "PUT", headers: admin.auth })).status).toBe(200);
+    expect((await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id)).map((mail) => mail.order_status)).toEqual(["DELIVERED", "SHIPPED", "DELIVERED"]);
+  });
+
+  it("a notify that is neither is 400 and changes nothing", async () => {
+    const id = (await placeOrder(customer.token, [{ productId: await product({ stockQuantity: 2 }), quantity: 1 }])).id;
+    const body = await expectApiError(await call(`/api/orders/admin/${id}/status?status=CONFIRMED&notify=no`, { method: "PUT", headers: admin.auth }), 400);
+    expect(body.fieldErrors?.notify).toBeDefined();
+    expect((await postForm("/admin/orders", { intent: "status", orderId: String(id), status: "CONFIRMED", notify: "false" }, { cookie: admin.cookie })).status).toBe(400);
+    const [row] = (await testEnv.DB.prepare("SELECT status FROM orders WHERE id = ?").bind(id).all<{ status: string }>()).results;
+    expect(row.status).toBe("PENDING");
+    expect(await mailRows("order_id = ? AND kind = 'ORDER_STATUS'", id)).toEqual([]);
+  });
+
   it("two admins moving the order at once: the one whose update changed it writes the mail", async () => {
     const id = (await placeOrder(customer.token, [{ productId: await product({ stockQuantity: 2 }), quantity: 1 }])).id;
     const responses = await Promise.all([putStatus(id, "CONFIRMED"), putStatus(id, "CONFIRMED"), putStatus(id, "CONFIRMED")]);

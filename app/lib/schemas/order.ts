@@ -58,7 +58,11 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
 export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` });
-export const orderStatusQuerySchema = z.object({ status: orderStatusSchema });
+export const orderStatusQuerySchema = z.object({
+  status: orderStatusSchema,
+  // Additive to API.md: notify=false moves the order without e-mailing the customer (a correction); the default tells them.
+  notify: z.enum(["true", "false"], { error: "notify must be true or false" }).optional(),
+});
 
 /** The admin's status form (the orders screen's Manage dialog, an order's own page). */
 export const orderStatusFormSchema = z.object({
@@ -68,6 +72,9 @@ export const orderStatusFormSchema = z.object({
   // The status the admin's page showed: a change made meanwhile (another tab, another admin) is not overwritten.
   statusWas: orderStatusSchema.optional(),
   confirm: z.literal("yes").optional().catch(undefined),
+  // The form's "E-mail the customer" box: a hidden "no" before the checkbox's "yes", so an unticked box says no; a post
+  // without either tells the customer, as before.
+  notify: z.enum(["yes", "no"], { error: "Unknown notify value" }).optional(),
 });
 
 export const orderSchema = z.object({

@@ -59,7 +59,8 @@ export const ordersApi = apiResource("/api/orders", {
     },
   }),
   "PUT /admin/{id}/status": endpoint({
-    summary: "Move an order to any status (admin). To CANCELLED puts the stock back; out of CANCELLED takes it again (409 if it is gone).",
+    summary:
+      "Move an order to any status (admin). To CANCELLED puts the stock back; out of CANCELLED takes it again (409 if it is gone). The customer is e-mailed about it unless notify=false.",
     auth: "admin",
     query: orderStatusQuerySchema,
     responses: {
@@ -71,7 +72,7 @@ export const ordersApi = apiResource("/api/orders", {
       409: { description: "The stock to reopen a cancelled order is gone" },
     },
     handler: async ({ request, context, user, params, query }) =>
-      json(await changeOrderStatus(context.db, idParam(params.id, "Order"), query.status, user, mailerFor(request, context))),
+      json(await changeOrderStatus(context.db, idParam(params.id, "Order"), query.status, user, mailerFor(request, context), { notifyCustomer: query.notify !== "false" })),
   }),
   "GET /{id}/bank-slip": endpoint({
     summary: "The order's bank slip, inline, with the type its bytes show (admin, or the customer who placed it)",
