@@ -235,6 +235,8 @@ export function CheckoutModal({
             accept="image/jpeg,image/png,application/pdf"
             hint="A photo (JPEG or PNG) or a PDF, less than 10MB"
             errors={slipError ? [slipError] : errors?.bankSlip}
+            // A slip is judged once chosen, while the focus stays on the field: what is wrong with it is read out then.
+            liveError
             onChange={(event) => void chooseSlip(event.currentTarget.files?.[0] ?? null)}
           />
           {/* What is being done, then what was done, to the chosen photo: read out politely. Always there (empty

@@ -7,6 +7,12 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   errors?: string[];
   hint?: ReactNode;
+  /**
+   * The error is read out when it comes, not only with the field: for an error the page finds while the focus stays on
+   * the field (a bank slip judged once chosen). Its line is then a live region that is always there, empty until there
+   * is something to say (Toast.tsx says why).
+   */
+  liveError?: boolean;
 }
 
 /**
@@ -38,7 +44,7 @@ export function useFocusOnRefusal(refusal: object | null | undefined) {
 }
 
 /** A labelled input with its errors announced and tied to it (aria-describedby). */
-export function Field({ name, label, errors: serverErrors, hint, id = name, className, onInput, ...input }: FieldProps) {
+export function Field({ name, label, errors: serverErrors, hint, liveError = false, id = name, className, onInput, ...input }: FieldProps) {
   const { shown: errors, handleInput } = useErrorsUntilEdited(serverErrors, onInput);
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -54,9 +60,9 @@ export function Field({ name, label, errors: serverErrors, hint, id = name, clas
           {hint}
         </p>
       )}
-      {errors?.length ? (
-        <p id={errorId} className="field-error">
-          {errors[0]}
+      {errors?.length || liveError ? (
+        <p id={errorId} className={errors?.length ? "field-error" : undefined} aria-live={liveError ? "polite" : undefined}>
+          {errors?.[0]}
         </p>
       ) : null}
     </div>
@@ -103,15 +109,29 @@ export function PasswordField({ name, label, errors: serverErrors, id = name, cl
   );
 }
 
+const ALERT_BOX = "rounded-lg border px-4 py-3 text-sm outline-none";
+const ERROR_TONE = "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200";
+const SUCCESS_TONE = "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200";
+
 export function FormAlert({ tone = "error", children }: { tone?: "error" | "success"; children: ReactNode }) {
-  const styles =
-    tone === "error"
-      ? "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200"
-      : "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200";
   return (
     // An error can take the focus (useFocusOnRefusal), so it is read out where the user is.
-    <div role={tone === "error" ? "alert" : "status"} tabIndex={tone === "error" ? -1 : undefined} className={`rounded-lg border px-4 py-3 text-sm outline-none ${styles}`}>
+    <div role={tone === "error" ? "alert" : "status"} tabIndex={tone === "error" ? -1 : undefined} className={`${ALERT_BOX} ${tone === "error" ? ERROR_TONE : SUCCESS_TONE}`}>
       {children}
+    </div>
+  );
+}
+
+/**
+ * A form's success message that comes without a page load (the profile's save), looking like FormAlert's. Its live
+ * region is always in the page, empty while there is nothing to say, and the message is put into it: a role=status
+ * inserted together with its text goes unannounced by many screen readers (Toast.tsx). So render it always, with
+ * message null when there is none, and null again while the form is sent, so that the same words say it once more.
+ */
+export function FormStatus({ message }: { message: string | null }) {
+  return (
+    <div role="status" className={message ? `${ALERT_BOX} ${SUCCESS_TONE}` : "sr-only"}>
+      {message}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Link, useFetcher, useSearchParams, type FetcherWithComponents } from "react-router";
 
 import { formatDate } from "~/lib/format";
@@ -6,6 +6,7 @@ import { COMMENT_MAX, DEFAULT_RATING, RATINGS, REVIEW_MESSAGES, ratingWord } fro
 import type { ReviewActionResult, ReviewIntent, ReviewItem } from "~/lib/schemas/review";
 import { FormAlert, useFocusOnRefusal } from "./Field";
 import { Stars } from "./Stars";
+import { Toast } from "./Toast";
 
 // The reviews block of the product page. Every form is a real form that posts to the product page's action, so it
 // works without JavaScript (edit and delete confirmation then come from ?editReview= and ?deleteReview= links rendered
@@ -28,12 +29,21 @@ export const REVIEWS_STEP = 10;
 
 type ReviewFetcher = FetcherWithComponents<ReviewActionResult>;
 
+/**
+ * Says what a review action did ("Review posted") in the section's toast: what sent it is often gone by then (the
+ * posted review replaces the form, a deleted review takes its card along). Null when one is sent, so that the same
+ * words, said again, are read out again.
+ */
+type Announce = (message: string | null) => void;
+
 /** Edit and Delete on a review: quiet, but a full 44px touch target. */
 const QUIET_BUTTON = "inline-flex min-h-11 items-center justify-center rounded-lg px-3 text-sm font-semibold transition-colors aria-disabled:opacity-60";
 
 /** A plain form carries `redirectTo` (post, redirect, get); with JavaScript the fetcher posts without it and stays put. */
-function submitInPlace(fetcher: ReviewFetcher, event: FormEvent<HTMLFormElement>, productId: number) {
+function submitInPlace(fetcher: ReviewFetcher, event: FormEvent<HTMLFormElement>, productId: number, announce: Announce) {
   event.preventDefault();
+  if (fetcher.state !== "idle") return; // the button stays focusable meanwhile (aria-disabled): a second press waits
+  announce(null);
   const formData = new FormData(event.currentTarget);
   formData.delete("redirectTo");
   fetcher.submit(formData, { method: "post", action: `/product/${productId}`, preventScrollReset: true });
@@ -56,11 +66,30 @@ export function ReviewsSection({
   const loginHref = `/login?${new URLSearchParams({ redirect: `/product/${productId}#reviews` })}`;
   const more = Math.min(REVIEWS_STEP, data.othersTotal - data.items.length);
   const last = data.items.at(-1);
+
+  const [status, setStatus] = useState<{ message: string; id: number } | null>(null);
+  const announce = useCallback<Announce>((message) => setStatus((shown) => (message ? { message, id: (shown?.id ?? 0) + 1 } : null)), []);
+
+  // The form to write a review gives way to the review it posted, and goes with its fetcher: the section keeps the
+  // fetcher, to see the answer land. Then the focus goes to the new review (not to <body>), and the toast says so.
+  const createFetcher = useFetcher<ReviewActionResult>();
+  const posted = createFetcher.state === "idle" && createFetcher.data?.ok ? createFetcher.data : null;
+  const ownId = data.own?.id;
+  const handledPost = useRef<ReviewActionResult | null>(null);
+  useEffect(() => {
+    if (!posted || handledPost.current === posted) return;
+    handledPost.current = posted;
+    (document.getElementById(`review-${ownId}`) ?? document.getElementById("reviews-heading"))?.focus();
+    announce("Review posted");
+  }, [posted, ownId, announce]);
+
   return (
     <section id="reviews" aria-labelledby="reviews-heading" className="mt-16 scroll-mt-24 border-t border-slate-200 pt-10 dark:border-slate-800">
-      <h2 id="reviews-heading" tabIndex={-1} className="text-2xl font-bold tracking-tight focus:outline-none">
+      {/* Takes the focus when the reviews are asked for (View Reviews) or one is deleted; its ring shows from the keyboard. */}
+      <h2 id="reviews-heading" tabIndex={-1} className="rounded-sm text-2xl font-bold tracking-tight">
         Customer reviews
       </h2>
+      <Toast message={status?.message ?? null} id={status?.id} />
       <div className="mt-6 grid gap-8 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] lg:gap-12">
         <RatingSummary averageRating={averageRating} reviewCount={reviewCount} distribution={data.distribution} />
         <div className="min-w-0">
@@ -78,11 +107,11 @@ export function ReviewsSection({
             <div>
               <h3 className="text-sm font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Your review</h3>
               <ul className="mt-2" aria-label="Your review">
-                <ReviewCard review={data.own} productId={productId} result={result} highlight />
+                <ReviewCard review={data.own} productId={productId} result={result} announce={announce} highlight />
               </ul>
             </div>
           ) : (
-            <WriteReview productId={productId} result={result?.intent === "review-create" ? result : undefined} />
+            <WriteReview fetcher={createFetcher} productId={productId} result={result?.intent === "review-create" ? result : undefined} announce={announce} />
           )}
 
           {data.items.length > 0 ? (
@@ -90,7 +119,7 @@ export function ReviewsSection({
               {data.own && <h3 className="mt-10 text-sm font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Other reviews</h3>}
               <ul className={`divide-y divide-slate-200 dark:divide-slate-800 ${data.own ? "mt-2" : "mt-6"}`} aria-label={data.own ? "Other reviews" : "Reviews"}>
                 {data.items.map((review) => (
-                  <ReviewCard key={review.id} review={review} productId={productId} result={result} />
+                  <ReviewCard key={review.id} review={review} productId={productId} result={result} announce={announce} />
                 ))}
               </ul>
               {more > 0 && last && (
@@ -157,8 +186,7 @@ function RatingSummary({ averageRating, reviewCount, distribution }: { averageRa
   );
 }
 
-function WriteReview({ productId, result }: { productId: number; result?: ReviewActionResult }) {
-  const fetcher = useFetcher<ReviewActionResult>();
+function WriteReview({ fetcher, productId, result, announce }: { fetcher: ReviewFetcher; productId: number; result?: ReviewActionResult; announce: Announce }) {
   const outcome = fetcher.data ?? result;
   const pending = fetcher.state !== "idle";
   return (
@@ -173,6 +201,7 @@ function WriteReview({ productId, result }: { productId: number; result?: Review
         outcome={outcome?.ok ? undefined : outcome}
         pending={pending}
         submitLabel={pending ? "Submitting..." : "Submit Review"}
+        announce={announce}
       />
     </div>
   );
@@ -188,6 +217,7 @@ function ReviewForm({
   pending,
   submitLabel,
   cancel,
+  announce,
 }: {
   fetcher: ReviewFetcher;
   productId: number;
@@ -198,15 +228,16 @@ function ReviewForm({
   pending: boolean;
   submitLabel: string;
   cancel?: { href: string; onClick: (event: MouseEvent) => void };
+  announce: Announce;
 }) {
   const errors = outcome?.fieldErrors ?? {};
   const commentId = `${idPrefix}-comment`;
   const commentError = errors.comment?.[0];
   const initialRating = Number(outcome?.values?.rating) || review?.rating || DEFAULT_RATING;
-  // A refused review moves the focus to the field at fault (the button it was sent with was disabled meanwhile).
+  // A refused review moves the focus to the field at fault (else it stays on the button it was sent with).
   const form = useFocusOnRefusal(outcome);
   return (
-    <fetcher.Form ref={form} method="post" action={`/product/${productId}`} className="mt-4 space-y-4" onSubmit={(event) => submitInPlace(fetcher, event, productId)}>
+    <fetcher.Form ref={form} method="post" action={`/product/${productId}`} className="mt-4 space-y-4" onSubmit={(event) => submitInPlace(fetcher, event, productId, announce)}>
       <input type="hidden" name="intent" value={intent} />
       {review && <input type="hidden" name="reviewId" value={review.id} />}
       <input type="hidden" name="redirectTo" value={`/product/${productId}`} />
@@ -239,7 +270,8 @@ function ReviewForm({
         )}
       </div>
       <div className="flex flex-wrap gap-3">
-        <button type="submit" className="btn-primary min-w-32" disabled={pending}>
+        {/* aria-disabled, not disabled, while sending: a disabled button loses the focus to <body>. */}
+        <button type="submit" className="btn-primary min-w-32" aria-disabled={pending || undefined}>
           {submitLabel}
         </button>
         {cancel && (
@@ -312,7 +344,20 @@ function RatingInput({ idPrefix, defaultValue, error }: { idPrefix: string; defa
   );
 }
 
-function ReviewCard({ review, productId, result, highlight = false }: { review: ReviewItem; productId: number; result?: ReviewActionResult; highlight?: boolean }) {
+function ReviewCard({
+  review,
+  productId,
+  result,
+  announce,
+  highlight = false,
+}: {
+  review: ReviewItem;
+  productId: number;
+  result?: ReviewActionResult;
+  announce: Announce;
+  /** The viewer's own review, in a card of its own; it takes the focus once posted. */
+  highlight?: boolean;
+}) {
   const fetcher = useFetcher<ReviewActionResult>();
   const [searchParams, setSearchParams] = useSearchParams();
   const [editingHere, setEditingHere] = useState(false);
@@ -350,6 +395,7 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
     handled.current = saved;
     focusAfter.current = "edit";
     setEditingHere(false);
+    announce("Review saved");
     if (editParam) {
       setSearchParams(
         (params) => {
@@ -359,7 +405,16 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
         { replace: true, preventScrollReset: true },
       );
     }
-  }, [saved, editParam, setSearchParams]);
+  }, [saved, editParam, setSearchParams, announce]);
+
+  // A deleted review leaves the page with its card, this fetcher and all: the card says so as it goes, when a delete
+  // was on its way (a failed one stays, with its alert). Its focus has gone to the section's heading meanwhile.
+  const deletingNow = useRef(false);
+  useEffect(() => {
+    deletingNow.current = deleting;
+  }, [deleting]);
+  useEffect(() => () => void (deletingNow.current && announce("Review deleted")), [announce]);
+  const focusHeading = () => document.getElementById("reviews-heading")?.focus();
 
   const withoutParams = `/product/${productId}${searchParams.has("reviews") ? `?reviews=${searchParams.get("reviews")}` : ""}#review-${review.id}`;
   const withParam = (name: string) => {
@@ -382,6 +437,7 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
   return (
     <li
       id={`review-${review.id}`}
+      tabIndex={highlight ? -1 : undefined}
       className={`scroll-mt-24 ${highlight ? "card p-5 sm:p-6" : "py-6"} ${deleting ? "opacity-50" : ""}`}
       aria-busy={deleting || saving || undefined}
     >
@@ -435,7 +491,8 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
                 if (deleting) return;
                 if (window.confirm(REVIEW_MESSAGES.confirmDelete)) {
                   // The review is going: the focus waits on the section's heading, not on a control about to vanish.
-                  document.getElementById("reviews-heading")?.focus();
+                  focusHeading();
+                  announce(null);
                   fetcher.submit({ intent: "review-delete", reviewId: String(review.id) }, { method: "post", action: `/product/${productId}`, preventScrollReset: true });
                 }
               }}
@@ -456,6 +513,7 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
           outcome={failed?.intent === "review-update" ? failed : undefined}
           pending={saving}
           submitLabel={saving ? "Saving..." : "Save"}
+          announce={announce}
           cancel={{
             href: withoutParams,
             onClick: (event) => {
@@ -481,7 +539,10 @@ function ReviewCard({ review, productId, result, highlight = false }: { review: 
         <fetcher.Form
           method="post"
           action={`/product/${productId}`}
-          onSubmit={(event) => submitInPlace(fetcher, event, productId)}
+          onSubmit={(event) => {
+            focusHeading(); // as Delete's confirmation does: Yes, delete goes with the review
+            submitInPlace(fetcher, event, productId, announce);
+          }}
           className="mt-4 flex flex-wrap items-center gap-3 rounded-xl bg-red-50 p-4 text-sm dark:bg-red-950/50"
         >
           <input type="hidden" name="intent" value="review-delete" />

@@ -61,10 +61,18 @@ export default function ForgotPasswordPage() {
           </Link>
         </div>
       ) : (
-        <Form ref={form} method="post" className="space-y-4" noValidate>
+        <Form
+          ref={form}
+          method="post"
+          className="space-y-4"
+          noValidate
+          onSubmit={(event) => {
+            if (submitting) event.preventDefault(); // the button stays focusable meanwhile (aria-disabled): a second press waits
+          }}
+        >
           {result?.message && !errors?.email && <FormAlert>{result.message}</FormAlert>}
           <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />
-          <button type="submit" className="btn-primary w-full" disabled={submitting}>
+          <button type="submit" className="btn-primary w-full" aria-disabled={submitting || undefined}>
             {submitting ? "Sending..." : "Send reset link"}
           </button>
         </Form>

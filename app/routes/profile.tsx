@@ -1,7 +1,8 @@
+import { useEffect } from "react";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
-import { Field, FormAlert, PasswordField, useFocusOnRefusal } from "~/components/Field";
+import { Field, FormAlert, FormStatus, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
 import { answerOr } from "~/lib/client-action";
 import { parseForm, readFormData } from "~/lib/forms";
@@ -48,12 +49,27 @@ export default function ProfilePage() {
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors as Record<string, string[] | undefined> | undefined;
   const form = useFocusOnRefusal(result?.ok ? null : result);
+  // Once saved, the fields show what was stored (the server trims and normalises; a new password is not kept): a reset
+  // to their defaults, which now hold the user as read again after the save. Not a new form (a key): that dropped the
+  // focus on <body>, where the Save button keeps it now.
+  const saved = result?.ok && navigation.state === "idle" ? result : null;
+  useEffect(() => {
+    if (saved) form.current?.reset();
+  }, [saved, form]);
 
   return (
     <AuthCard title="Your profile" subtitle="Keep your contact details up to date for delivery.">
-      {/* The key resets the fields to what was saved after a successful update. */}
-      <Form ref={form} method="post" className="space-y-4" noValidate key={result?.ok ? navigation.state : "form"}>
-        {result?.message && <FormAlert tone={result.ok ? "success" : "error"}>{result.message}</FormAlert>}
+      <Form
+        ref={form}
+        method="post"
+        className="space-y-4"
+        noValidate
+        onSubmit={(event) => {
+          if (saving) event.preventDefault(); // the button stays focusable meanwhile (aria-disabled): a second press waits
+        }}
+      >
+        <FormStatus message={saved ? saved.message : null} />
+        {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}
         <Field name="name" label="Name" autoComplete="name" required defaultValue={user.name} errors={errors?.name} />
         <Field name="email" label="Email" type="email" autoComplete="email" required defaultValue={user.email} errors={errors?.email} />
         <Field name="address" label="Address" autoComplete="street-address" defaultValue={user.address} errors={errors?.address} />
@@ -68,7 +84,7 @@ export default function ProfilePage() {
           <Link to="/" className="btn-secondary flex-1">
             Cancel
           </Link>
-          <button type="submit" className="btn-primary flex-1 whitespace-nowrap px-3" disabled={saving}>
+          <button type="submit" className="btn-primary flex-1 whitespace-nowrap px-3" aria-disabled={saving || undefined}>
             {saving ? "Saving..." : "Save changes"}
           </button>
         </div>

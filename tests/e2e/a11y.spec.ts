@@ -790,3 +790,243 @@ test.describe("focus and keyboard: the audit", () => {
     });
   }
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// After a form is sent: its button keeps the focus while it waits (aria-disabled: a disabled button drops the focus on
+// <body>), the focus then lands where the user can go on, and what happened is said in a live region that was in the
+// page before its message (a region inserted together with its text goes unannounced by many screen readers).
+
+/** A customer of the test's own, for a test that changes what they have (a review, the profile), logged in in `page`. */
+async function newCustomer(page: Page): Promise<ReturnType<typeof uniqueUser>> {
+  const user = uniqueUser();
+  const response = await page.request.post("/register", { form: { ...user, confirmPassword: user.password }, maxRedirects: 0 });
+  expect(response.status(), await response.text()).toBe(302);
+  return user;
+}
+
+/**
+ * Counts the page's posts to `path` (React Router's `path.data`) and, while held, keeps each from the server until
+ * released: the test can look at the page while the answer is on its way.
+ */
+async function holdPosts(page: Page, path: string) {
+  const posts: string[] = [];
+  let gate: Promise<void> | null = null;
+  let open = () => {};
+  await page.route(
+    (url) => url.pathname === `${path}.data`,
+    async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      posts.push(route.request().postData() ?? "");
+      if (gate) await gate;
+      await route.continue();
+    },
+  );
+  return {
+    posts,
+    hold() {
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    release() {
+      gate = null;
+      open();
+    },
+  };
+}
+
+/** The live region, empty now, marked: the message must come into this very element, not a new one. */
+async function emptyLiveRegion(region: Locator, mark: string): Promise<Locator> {
+  await expect(region, "the live region is in the page before its message").toHaveCount(1);
+  await expect(region).toHaveText("");
+  expect(await region.evaluate((element) => element.getAttribute("aria-live") ?? element.getAttribute("role"))).toMatch(/^(polite|assertive|status|alert)$/);
+  await region.evaluate((element, name) => (element.dataset.liveMark = name), mark);
+  return region.page().locator(`[data-live-mark="${mark}"]`);
+}
+
+/** What has the focus, for a failure's message. */
+const focused = (page: Page) => page.evaluate(() => `${document.activeElement?.tagName.toLowerCase()} "${(document.activeElement?.textContent ?? "").trim().slice(0, 40)}"`);
+
+/** The focused element shows a ring: it matches :focus-visible and draws an outline. */
+async function expectVisibleFocus(target: Locator) {
+  await expect(target).toBeFocused();
+  const ring = await target.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { focusVisible: element.matches(":focus-visible"), outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 1 };
+  });
+  expect(ring, "a visible focus ring").toEqual({ focusVisible: true, outline: true });
+}
+
+/** A review by the page's customer, through the plain form (post, redirect, get). */
+async function postReview(page: Page, productId: number, comment: string) {
+  const response = await page.request.post(`/product/${productId}`, { form: { intent: "review-create", comment, rating: "4", redirectTo: `/product/${productId}` }, maxRedirects: 0 });
+  expect(response.status(), await response.text()).toBe(302);
+}
+
+/** Takes the customer's review of the fixture's product away again, if it is still there. */
+async function removeOwnReview(page: Page, productId: number) {
+  const own = await page.request.get(`/product/${productId}`).then((response) => response.text());
+  const id = own.match(/aria-label="Your review"[^]*?id="review-(\d+)"/)?.[1];
+  if (id) await page.request.post(`/product/${productId}`, { form: { intent: "review-delete", reviewId: id, redirectTo: `/product/${productId}` }, maxRedirects: 0 });
+}
+
+test.describe("focus and live regions after a form is sent", () => {
+  test("posting a review from the keyboard: Submit Review keeps the focus while sent, then the new review has it and 'Review posted' is said", async ({ page }) => {
+    const { productId } = given();
+    await newCustomer(page);
+    try {
+      await gotoHydrated(page, `/product/${productId}`);
+      const reviews = page.locator("#reviews");
+      const status = await emptyLiveRegion(reviews.getByRole("status"), "reviews");
+      const posts = await holdPosts(page, `/product/${productId}`);
+
+      await reviews.getByLabel("Your review").focus();
+      await page.keyboard.type("Soft and light, and they kept their shape after a month.");
+      await page.keyboard.press("Tab");
+      const submit = reviews.locator("button[type=submit]");
+      await expect(submit).toHaveText("Submit Review");
+      await expect(submit).toBeFocused();
+      posts.hold();
+      await page.keyboard.press("Enter");
+      await expect(submit).toHaveText("Submitting...");
+      await expect(submit).toHaveAttribute("aria-disabled", "true");
+      await expect(submit, `the focus stays on the button while sending, not on ${await focused(page)}`).toBeFocused();
+      await page.keyboard.press("Enter"); // a second press while it is sent does nothing
+      posts.release();
+
+      const own = reviews.getByRole("list", { name: "Your review" }).getByRole("listitem");
+      await expect(own).toContainText("Soft and light");
+      await expectVisibleFocus(own);
+      await expect(status).toContainText("Review posted");
+      expect(posts.posts, "one post for two presses").toHaveLength(1);
+    } finally {
+      await removeOwnReview(page, productId);
+    }
+  });
+
+  test("saving an edited review from the keyboard: Save keeps the focus while sent, Edit has it back and 'Review saved' is said", async ({ page }) => {
+    const { productId } = given();
+    await newCustomer(page);
+    await postReview(page, productId, "Comfortable from the first day.");
+    try {
+      await gotoHydrated(page, `/product/${productId}`);
+      const reviews = page.locator("#reviews");
+      const status = await emptyLiveRegion(reviews.getByRole("status"), "reviews");
+      const posts = await holdPosts(page, `/product/${productId}`);
+      const own = reviews.getByRole("list", { name: "Your review" });
+
+      await own.getByRole("link", { name: "Edit your review" }).focus();
+      await page.keyboard.press("Enter");
+      await expect(own.getByLabel("Edit your review")).toBeFocused();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" Still comfortable a month on.");
+      await page.keyboard.press("Tab");
+      const save = own.locator("button[type=submit]");
+      await expect(save).toBeFocused();
+      posts.hold();
+      await page.keyboard.press("Enter");
+      await expect(save).toHaveText("Saving...");
+      await expect(save).toHaveAttribute("aria-disabled", "true");
+      await expect(save, `the focus stays on Save while sending, not on ${await focused(page)}`).toBeFocused();
+      posts.release();
+
+      await expect(own).toContainText("Still comfortable a month on.");
+      await expect(own.getByRole("link", { name: "Edit your review" })).toBeFocused();
+      await expect(status).toContainText("Review saved");
+      expect(posts.posts).toHaveLength(1);
+    } finally {
+      await removeOwnReview(page, productId);
+    }
+  });
+
+  test("deleting a review from the keyboard: the reviews' heading has the focus with a visible ring, and 'Review deleted' is said", async ({ page }) => {
+    const { productId } = given();
+    await newCustomer(page);
+    await postReview(page, productId, "Good, but they run a little small.");
+    try {
+      await gotoHydrated(page, `/product/${productId}`);
+      const reviews = page.locator("#reviews");
+      const status = await emptyLiveRegion(reviews.getByRole("status"), "reviews");
+      page.on("dialog", (dialog) => void dialog.accept());
+
+      await reviews.getByRole("link", { name: "Delete your review" }).focus();
+      await page.keyboard.press("Enter");
+      await expect(reviews.getByRole("heading", { name: "Write a review" })).toBeVisible();
+      await expectVisibleFocus(page.locator("#reviews-heading"));
+      await expect(status).toContainText("Review deleted");
+    } finally {
+      await removeOwnReview(page, productId);
+    }
+  });
+
+  test("saving the profile from the keyboard: Save keeps the focus while sent and after, and the status region says it each time", async ({ page }) => {
+    const user = await newCustomer(page);
+    await gotoHydrated(page, "/profile");
+    const status = await emptyLiveRegion(page.getByRole("status"), "profile");
+    const posts = await holdPosts(page, "/profile");
+    const name = page.getByLabel("Name", { exact: true });
+    const password = page.getByLabel("New password", { exact: true });
+    const confirm = page.getByLabel("Confirm new password", { exact: true });
+    const save = page.locator("form button[type=submit]");
+
+    await name.focus();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" Renamed");
+    await password.focus();
+    await page.keyboard.type("NewPass#123");
+    await confirm.focus();
+    await page.keyboard.type("NewPass#123");
+    for (const round of [1, 2]) {
+      await save.focus();
+      posts.hold();
+      await page.keyboard.press("Enter");
+      await expect(save).toHaveText("Saving...");
+      await expect(save).toHaveAttribute("aria-disabled", "true");
+      await expect(save, `round ${round}: the focus stays on Save while sending, not on ${await focused(page)}`).toBeFocused();
+      // Emptied while sent, so that the same words said again are read out again.
+      await expect(status).toHaveText("");
+      await page.keyboard.press("Enter"); // a second press while it is sent does nothing
+      posts.release();
+
+      await expect(status).toHaveText("Profile updated successfully.");
+      await expect(save).toHaveText("Save changes");
+      await expect(save, `round ${round}: the focus is on Save after the save, not on ${await focused(page)}`).toBeFocused();
+      await expect(name).toHaveValue(`${user.name} Renamed`);
+      await expect(password).toHaveValue("");
+      await expect(confirm).toHaveValue("");
+      expect(posts.posts).toHaveLength(round);
+    }
+  });
+
+  test("asking for a reset link from the keyboard: Send reset link keeps the focus while sent, then the answer has it", async ({ page }) => {
+    await gotoHydrated(page, "/forgot-password");
+    const posts = await holdPosts(page, "/forgot-password");
+    await page.getByLabel("Email", { exact: true }).focus();
+    await page.keyboard.type(uniqueUser().email);
+    await page.keyboard.press("Tab");
+    const send = page.locator("form button[type=submit]");
+    await expect(send).toBeFocused();
+    posts.hold();
+    await page.keyboard.press("Enter");
+    await expect(send).toHaveText("Sending...");
+    await expect(send).toHaveAttribute("aria-disabled", "true");
+    await expect(send, `the focus stays on the button while sending, not on ${await focused(page)}`).toBeFocused();
+    await page.keyboard.press("Enter");
+    posts.release();
+    await expect(page.getByTestId("forgot-password-sent")).toBeFocused();
+    expect(posts.posts).toHaveLength(1);
+  });
+
+  test("a bank slip of the wrong type is said in the slip's live region as it is chosen, the focus staying on the field", async ({ page }) => {
+    await newCustomer(page);
+    await addToCart(page);
+    await gotoHydrated(page, "/cart?checkout");
+    const checkout = dialog(page, "Checkout");
+    const slip = checkout.getByLabel("Bank slip");
+    const region = await emptyLiveRegion(checkout.locator("#bankSlip-error"), "slip");
+    await slip.focus();
+    await slip.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are my notes, not a slip") });
+    await expect(region).toHaveText("Please upload a valid image (JPEG, PNG) or PDF file");
+    await expect(slip).toHaveAttribute("aria-invalid", "true");
+    await expect(slip).toHaveAccessibleDescription(/Please upload a valid image \(JPEG, PNG\) or PDF file/);
+    await expect(slip).toBeFocused();
+  });
+});
