@@ -138,7 +138,7 @@ test("a visitor fills a cart, registers, checks out with a bank slip and finds t
   await page.setViewportSize({ width: 1280, height: 720 });
 
   // Its page shows the status history.
-  await order.getByRole("link", { name: `Order #${orderId}` }).click();
+  await order.getByRole("link", { name: `Order #${orderId}`, exact: true }).click();
   await expect(page).toHaveURL(`/orders/${orderId}`);
   await expect(page.getByRole("heading", { level: 1, name: `Order #${orderId}` })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Status history" })).toBeVisible();
