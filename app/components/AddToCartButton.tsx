@@ -95,13 +95,7 @@ export function AddToCartButton({
   adding: boolean;
   className?: string;
 }) {
-  if (!available) {
-    return (
-      <button type="button" disabled className={`btn-secondary ${className}`}>
-        Out of Stock
-      </button>
-    );
-  }
+  if (!available) return <OutOfStockButton productName={productName} className={className} />;
   // The name starts with the words on the button (WCAG 2.5.3), so "click Add to Cart" by voice finds it; the
   // product follows, telling a grid's buttons apart.
   const text = adding ? "Adding..." : "Add to Cart";
@@ -110,6 +104,15 @@ export function AddToCartButton({
     // The button carries the product: a form posted without JavaScript sends the submitter's name and value.
     <button type="submit" form={formId} name="productId" value={productId} className={`btn-primary ${className}`} aria-disabled={adding || undefined} aria-label={name}>
       {text}
+    </button>
+  );
+}
+
+/** In Add to Cart's place when the product cannot be bought; named like it ("Out of Stock: {name}"), as a grid has several. */
+export function OutOfStockButton({ productName, className = "" }: { productName: string; className?: string }) {
+  return (
+    <button type="button" disabled className={`btn-secondary ${className}`} aria-label={`Out of Stock: ${productName}`}>
+      Out of Stock
     </button>
   );
 }

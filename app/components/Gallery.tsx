@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 
 import type { ProductImageView } from "~/lib/schemas/product";
 import { IMAGE_SIZE, ProductImage } from "./ProductImage";
@@ -22,6 +22,8 @@ const SWIPE_MIN = 40;
  * thumbnail and the previous/next arrows are links to `?image=n`, which the server renders. With it, they change the
  * picture in place (the URL follows, with replaceState, so a reload or a shared link shows the same picture), the
  * arrow keys, Home and End move along the thumbnails, and a sideways swipe on the picture shows the next or previous.
+ * The thumbnails are then one Tab stop (a roving tabindex, as in the WAI-ARIA tabs and radio group patterns): the
+ * chosen one takes the focus, and the arrows move it and the choice together.
  */
 export function Gallery({
   images,
@@ -40,6 +42,9 @@ export function Gallery({
   dimmed: boolean;
 }) {
   const [selected, setSelected] = useState(initial);
+  // Without JavaScript no arrow key moves along the thumbnails, so each must stay a Tab stop of its own until then.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const thumbs = useRef<(HTMLAnchorElement | null)[]>([]);
   const swipe = useRef<{ x: number; y: number } | null>(null);
   const count = images.length;
@@ -70,8 +75,9 @@ export function Gallery({
     event.preventDefault();
     show(index);
   };
-  const onThumbKey = (event: KeyboardEvent) => {
-    const moves: Record<string, number> = { ArrowRight: current + 1, ArrowDown: current + 1, ArrowLeft: current - 1, ArrowUp: current - 1, Home: 0, End: count - 1 };
+  // From the focused thumbnail, not the chosen picture: the arrows and the swipe change the choice, not the focus.
+  const onThumbKey = (index: number) => (event: KeyboardEvent) => {
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1, Home: 0, End: count - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
     show(moves[event.key], true);
@@ -123,7 +129,7 @@ export function Gallery({
         )}
       </div>
       {count > 1 && (
-        <ul aria-label="Pictures" className="mt-3 flex gap-2 overflow-x-auto p-1" onKeyDown={onThumbKey}>
+        <ul aria-label="Pictures" className="mt-3 flex gap-2 overflow-x-auto p-1">
           {images.map((image, index) => (
             <li key={image.id} className="shrink-0">
               <a
@@ -132,9 +138,16 @@ export function Gallery({
                 }}
                 href={hrefOf(index)}
                 onClick={onLinkClick(index)}
+                onKeyDown={onThumbKey(index)}
+                tabIndex={hydrated && index !== current ? -1 : undefined}
                 aria-current={index === current ? "true" : undefined}
-                className={`block size-16 overflow-hidden rounded-xl border-2 bg-slate-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-brand-600 sm:size-20 dark:bg-slate-800 dark:focus-visible:outline-brand-300 ${
-                  index === current ? "border-brand-600 dark:border-brand-300" : "border-transparent hover:border-slate-300 dark:hover:border-slate-600"
+                // The chosen one: a border in the accent, the others faded (focused too: still not the chosen one).
+                // The focus: a ring in the text's colour (slate-900, white on dark) with a gap, never the accent, so
+                // it does not read as the choice.
+                className={`block size-16 overflow-hidden rounded-xl border-2 bg-slate-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-slate-900 sm:size-20 dark:bg-slate-800 dark:focus-visible:outline-white ${
+                  index === current
+                    ? "border-brand-600 dark:border-brand-400"
+                    : "border-transparent opacity-70 hover:border-slate-300 hover:opacity-100 dark:hover:border-slate-600"
                 }`}
               >
                 <ProductImage src={image.url} alt={image.alt} width={image.width ?? IMAGE_SIZE} height={image.height ?? IMAGE_SIZE} className="size-full object-cover" />

@@ -3,6 +3,7 @@ import { useFetcher, useLocation } from "react-router";
 
 import type { Category } from "~/lib/constants";
 import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, onlyLeft, type SizeView } from "~/lib/sizes";
+import { OutOfStockButton } from "./AddToCartButton";
 import { queueCartWrite } from "./cartWrites";
 import { Toast } from "./Toast";
 import { useMenu } from "./useMenu";
@@ -42,11 +43,13 @@ export function SizePicker({ productId, productName, category, sizes, available 
   };
 
   const hintId = `size-hint-${productId}`;
+  const missingId = `size-missing-${productId}`;
   return (
     <form method="post" action="/cart/add" onSubmit={onSubmit} className="mt-6" noValidate>
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <fieldset ref={group} aria-describedby={hintId}>
+      {/* Described by the line under the sizes and, once the shopper tried without one, by the request to choose one. */}
+      <fieldset ref={group} aria-describedby={missing ? `${missingId} ${hintId}` : hintId}>
         {/* The legend names the group; floated, so the size guide can sit on its line. */}
         <legend className="float-left text-sm font-semibold">Size</legend>
         <div className="flex justify-end">
@@ -55,6 +58,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
         <div className="clear-both mt-3 grid grid-cols-4 gap-2 sm:grid-cols-6">
           {sizes.map((size) => {
             const soldOut = size.stockQuantity <= 0;
+            const few = !soldOut && size.stockQuantity < FEW_LEFT;
             return (
               <label
                 key={size.id}
@@ -70,27 +74,28 @@ export function SizePicker({ productId, productName, category, sizes, available 
                   value={size.id}
                   disabled={soldOut || !available}
                   className="sr-only"
+                  // Its name is written out: one from the label's lines would read "EU 30 , sold out" (Chromium puts a
+                  // space between the label's blocks, a hidden ", sold out" among them) and "EU 27 3 left".
+                  aria-label={soldOut ? `${size.label}, sold out` : few ? `${size.label}, ${size.stockQuantity} left` : size.label}
                   onChange={() => {
                     setChosen(size);
                     setMissing(false);
                   }}
                 />
-                <span>{size.label}</span>
-                {soldOut ? (
-                  <span className="sr-only">, sold out</span>
-                ) : size.stockQuantity < FEW_LEFT ? (
-                  <span className="text-[0.7rem] font-medium no-underline opacity-80">{`${size.stockQuantity} left`}</span>
-                ) : null}
+                {/* Said by the radio's name; hidden here, so reading the page does not say it twice. */}
+                <span aria-hidden="true">{size.label}</span>
+                {few && <span aria-hidden="true" className="text-[0.7rem] font-medium no-underline opacity-80">{`${size.stockQuantity} left`}</span>}
               </label>
             );
           })}
         </div>
       </fieldset>
-      <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
+      {/* Not a live region: what it says of a chosen size, the size's radio has just said ("EU 27, 3 left"). */}
+      <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400">
         {sizeHint(sizes, chosen, available)}
       </p>
       {missing && (
-        <p role="alert" className="field-error">
+        <p id={missingId} role="alert" className="field-error">
           {SELECT_A_SIZE}
         </p>
       )}
@@ -100,9 +105,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
             {adding ? "Adding..." : "Add to Cart"}
           </button>
         ) : (
-          <button type="button" disabled className="btn-secondary min-w-44">
-            Out of Stock
-          </button>
+          <OutOfStockButton productName={productName} className="min-w-44" />
         )}
       </div>
       <Toast message={fetcher.state === "idle" ? (fetcher.data?.message ?? null) : null} tone={fetcher.data?.ok === false ? "error" : "success"} id={fetcher.data} />

@@ -120,26 +120,52 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
   return redirect(`/orders/${order.id}?placed=1`);
 }
 
-/** A line about to go takes the focus with it: it moves on to the next line's Remove (or the last one's), else the heading. */
-function focusAfterRemoval(line: Element | null) {
+/**
+ * A line about to go takes the focus with it: it moves on to the next line's Remove (or the last one's), else the
+ * heading. Says whether another line is left.
+ */
+function focusAfterRemoval(line: Element | null): boolean {
   const neighbour = line?.nextElementSibling ?? line?.previousElementSibling;
   (neighbour?.querySelector<HTMLElement>("[data-remove-line]") ?? document.getElementById(CART_HEADING_ID))?.focus();
+  return Boolean(neighbour);
 }
 
 const CART_HEADING_ID = "cart-heading";
+const CART_EMPTY = "Your cart is empty";
 
-function CartLineRow({ line }: { line: CartLine }) {
+/**
+ * What the cart's changes say to a screen reader, in one polite region that is always in the page (a region inserted
+ * with its text goes unannounced: Toast.tsx). Each message is a new node, so the same words twice are said twice.
+ */
+function useCartStatus() {
+  const [said, setSaid] = useState({ text: "", count: 0 });
+  return {
+    announce: (text: string) => setSaid(({ count }) => ({ text, count: count + 1 })),
+    region: (
+      <p role="status" className="sr-only" data-testid="cart-status">
+        <span key={said.count}>{said.text}</span>
+      </p>
+    ),
+  };
+}
+
+function CartLineRow({ line, announce }: { line: CartLine; announce: (text: string) => void }) {
   const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.productId}-${line.sizeId}` });
   // A change waiting its turn behind another line's (a visitor's cookie cart takes one change at a time: cartWrites.ts).
   const [queued, setQueued] = useState<number | null>(null);
   const quantityOf = (form: FormData) => (form.get("intent") === "remove" ? 0 : Number(form.get("quantity")));
   // Optimistic: the line shows what was asked for until the server answers; a refusal falls back to the saved value.
   const quantity = queued ?? (fetcher.formData ? quantityOf(fetcher.formData) : line.quantity);
+  const name = `${line.brand} ${nameWithSize(line.productName, line.sizeLabel)}`;
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
     const asked = quantityOf(form);
-    if (asked <= 0) focusAfterRemoval(event.currentTarget.closest("li"));
+    // Said as it is shown, at once (the line changes before the server answers): the focus alone does not say it.
+    if (asked <= 0) {
+      const othersLeft = focusAfterRemoval(event.currentTarget.closest("li"));
+      announce(`Removed ${name} from your cart${othersLeft ? "" : `. ${CART_EMPTY}`}`);
+    } else announce(`${name}: quantity ${asked}`);
     setQueued(asked);
     void queueCartWrite(() => fetcher.submit(form, { method: "post" })).then(() => setQueued((current) => (current === asked ? null : current)));
   };
@@ -151,7 +177,6 @@ function CartLineRow({ line }: { line: CartLine }) {
   const unbuyable = !isPurchasable(line);
   const error = aboveStock && atStock && line.productAvailable ? ABOVE_STOCK : fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
   if (quantity <= 0) return null;
-  const name = `${line.brand} ${nameWithSize(line.productName, line.sizeLabel)}`;
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
       <Link to={`/product/${line.productId}`} className="shrink-0">
@@ -197,9 +222,10 @@ function CartLineRow({ line }: { line: CartLine }) {
             >
               −
             </button>
-            <output className="min-w-8 text-center font-semibold" aria-live="polite" data-testid="cart-quantity">
+            {/* The page's status says a step, with the product's name: not a live region of its own (an <output> is one). */}
+            <span className="min-w-8 text-center font-semibold" data-testid="cart-quantity">
               {quantity}
-            </output>
+            </span>
             <button
               type="submit"
               name="quantity"
@@ -246,6 +272,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
   const total = lines.reduce((sum, line) => (cartLineProblem(line) ? sum : sum + line.unitPrice * line.quantity), 0);
   const blocked = lines.some(cartLineProblem);
   const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors } : null;
+  const status = useCartStatus();
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
@@ -276,7 +303,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
       )}
       {lines.length === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center dark:border-slate-700">
-          <p className="text-lg font-semibold">Your cart is empty</p>
+          <p className="text-lg font-semibold">{CART_EMPTY}</p>
           <Link to="/" className="btn-primary mt-6">
             Continue shopping
           </Link>
@@ -285,7 +312,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
         <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_320px]">
           <ul className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
             {lines.map((line) => (
-              <CartLineRow key={`${line.productId}-${line.sizeId}`} line={line} />
+              <CartLineRow key={`${line.productId}-${line.sizeId}`} line={line} announce={status.announce} />
             ))}
           </ul>
           <aside className="card h-fit p-6" aria-label="Order summary">
@@ -323,6 +350,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
           </aside>
         </div>
       )}
+      {status.region}
       {checkoutOpen && user && <CheckoutModal user={user} lines={lines} bank={bank} deliveryNote={deliveryNote} serverError={actionError} />}
     </div>
   );

@@ -42,7 +42,8 @@ export default function MyOrdersPage() {
               <div className="mt-4">
                 <OrderLines order={order} />
               </div>
-              <Link to={`/orders/${order.id}`} className="btn-secondary mt-4">
+              {/* Named by its order, as the page has one per order (the words shown start the name: WCAG 2.5.3). */}
+              <Link to={`/orders/${order.id}`} className="btn-secondary mt-4" aria-label={`Details and history: Order #${order.id}`}>
                 Details and history
               </Link>
             </li>

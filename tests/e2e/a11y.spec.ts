@@ -421,6 +421,38 @@ test.describe("keyboard", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------------
+// Names that tell controls apart: a page's buttons and links of the same words each name their own product or order,
+// and start with the words they show (Label in Name, WCAG 2.5.3).
+
+test.describe("names that tell controls apart", () => {
+  test("each card's Out of Stock button on the home page names its product, as Add to Cart does", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const cards = await page.getByTestId("product-card").evaluateAll((found) =>
+      found.map((card) => ({ product: card.querySelector("h3")?.textContent ?? "", button: card.querySelector("button") })).map(({ product, button }) => ({ product, text: button?.textContent ?? null, name: button?.getAttribute("aria-label") ?? null })),
+    );
+    const outOfStock = cards.filter((card) => card.text === "Out of Stock");
+    expect(outOfStock.length, "the home page shows products out of stock").toBeGreaterThanOrEqual(2);
+    for (const card of outOfStock) {
+      await expect(page.getByRole("button", { name: `Out of Stock: ${card.product}`, exact: true })).toBeDisabled();
+    }
+    const names = cards.flatMap((card) => (card.name ? [card.name] : []));
+    expect(names.length).toBe(cards.filter((card) => card.text !== null).length);
+    expect(new Set(names).size, "no two of the grid's buttons have the same name").toBe(names.length);
+  });
+
+  test("each order's Details and history link on My Orders names its order", async ({ page }) => {
+    const { orderId } = given();
+    await logInAsViewer(page, "customer");
+    await gotoHydrated(page, "/orders");
+    const link = page.getByRole("link", { name: `Details and history: Order #${orderId}`, exact: true });
+    await expect(link).toHaveText("Details and history");
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`/orders/${orderId}`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
 // The audit's keyboard and focus findings: what opens closes when the focus leaves it, the focus is never hidden under
 // the sticky header nor dropped on <body>, a select does not navigate while the arrows move through it.
 

@@ -533,7 +533,8 @@ test("an out-of-stock product shows a disabled Out of Stock button, and its card
   for (const product of soldOut.slice(0, 2)) {
     await gotoHydrated(page, `/product/${product.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
-    await expect(page.getByRole("button", { name: "Out of Stock", exact: true })).toBeDisabled();
+    // Named by its product, as Add to Cart is (the cards of "You may also like" may have their own).
+    await expect(page.getByRole("button", { name: `Out of Stock: ${product.name}`, exact: true })).toBeDisabled();
     // No Add to Cart for this product (the cards of "You may also like" below have their own, named by their product).
     await expect(page.getByRole("button", { name: `Add to Cart: ${product.name}`, exact: true })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^Add to Cart/ })).toHaveCount(await page.getByRole("region", { name: "You may also like" }).getByRole("button", { name: /^Add to Cart/ }).count());
@@ -547,7 +548,7 @@ test("an out-of-stock product shows a disabled Out of Stock button, and its card
     await expect(badge).toBeVisible();
     const [badgeBox, pictureBox] = [await badge.boundingBox(), await card.getByRole("img").boundingBox()];
     expect(badgeBox && pictureBox && insideOf(badgeBox, pictureBox), "the badge sits over the picture").toBe(true);
-    await expect(card.getByRole("button", { name: "Out of Stock", exact: true })).toBeDisabled();
+    await expect(card.getByRole("button", { name: `Out of Stock: ${product.name}`, exact: true })).toBeDisabled();
   }
 });
 

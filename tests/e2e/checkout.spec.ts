@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 import { CHECKOUT_BLOCKED } from "../../app/lib/availability";
 import { nameWithSize } from "../../app/lib/sizes";
-import { DEMO_ADMIN, gotoHydrated, isDemoProduct, pngFromPixels, register, uniqueUser, waitForHydration } from "./helpers";
+import { DEMO_ADMIN, gotoHydrated, isDemoProduct, pngFromPixels, register, SCREENSHOT_VIEWPORTS, uniqueUser, waitForHydration } from "./helpers";
 
 // The shopper's way from the shop window to a placed order, in a real browser against the real Worker, D1 and R2:
 // a visitor fills a cart, registers (which merges the cart into the saved one), changes a quantity, checks out with
@@ -11,6 +11,9 @@ import { DEMO_ADMIN, gotoHydrated, isDemoProduct, pngFromPixels, register, uniqu
 /** A valid 1x1 PNG: the server judges a slip by its bytes. */
 const PNG_SLIP = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4a2wMAAM0AUSds6MNAAAAAElFTkSuQmCC", "base64");
 const slipFile = { name: "bank-slip.png", mimeType: "image/png", buffer: PNG_SLIP };
+
+/** Where the cart's screenshots go, for people to look at. */
+const SHOTS = process.env.SHOTS_DIR ?? "/tmp/cart-shots";
 
 const rupees = (text: string) => Number(text.replace(/[^\d.]/g, ""));
 const formatRs = (amount: number) => `Rs ${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -138,7 +141,7 @@ test("a visitor fills a cart, registers, checks out with a bank slip and finds t
   await page.setViewportSize({ width: 1280, height: 720 });
 
   // Its page shows the status history.
-  await order.getByRole("link", { name: `Order #${orderId}` }).click();
+  await order.getByRole("link", { name: `Order #${orderId}`, exact: true }).click();
   await expect(page).toHaveURL(`/orders/${orderId}`);
   await expect(page.getByRole("heading", { level: 1, name: `Order #${orderId}` })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Status history" })).toBeVisible();
@@ -216,8 +219,82 @@ test("Remove from the keyboard moves the focus to the next line's Remove, then t
   await expect(removeOf(next)).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "Your Cart" })).toBeFocused();
-  await expect(page.getByText("Your cart is empty")).toBeVisible();
+  // Exact: the cart's status says it too, after what was removed (the next test).
+  await expect(page.getByText("Your cart is empty", { exact: true })).toBeVisible();
 });
+
+test("the cart's status says a step, a removal and an emptied cart, each with the product and its size", async ({ page, context, baseURL }) => {
+  interface Listed {
+    id: number;
+    name: string;
+    brand: string;
+    category: string;
+    productAvailable: boolean;
+    stockQuantity: number;
+    sizes: { id: number; label: string; stockQuantity: number }[];
+  }
+  const catalogue = ((await (await page.request.get("/api/products")).json()) as Listed[]).filter((product) => isDemoProduct(product) && product.productAvailable);
+  const shoe = catalogue.find((product) => product.category !== "Accessories" && product.sizes.some((size) => size.stockQuantity >= 3))!;
+  const size = shoe.sizes.find((candidate) => candidate.stockQuantity >= 3)!;
+  const accessory = catalogue.find((product) => product.category === "Accessories" && product.stockQuantity >= 1)!;
+  // A visitor's cart (its cookie): the shoe in its size first, then the accessory in its one size.
+  const cart = [
+    { productId: shoe.id, sizeId: size.id, quantity: 1 },
+    { productId: accessory.id, sizeId: accessory.sizes[0].id, quantity: 1 },
+  ];
+  await context.addCookies([{ name: "stride_cart", value: encodeURIComponent(JSON.stringify(cart)), url: baseURL! }]);
+  await gotoHydrated(page, "/cart");
+  const shoeName = `${shoe.brand} ${nameWithSize(shoe.name, size.label)}`; // "Brand Name (EU 42)"
+  const accessoryName = `${accessory.brand} ${accessory.name}`;
+  const lines = page.getByTestId("cart-line");
+  await expect(lines).toHaveCount(2);
+  const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent ?? null);
+
+  // The region is in the page, empty, before anything is said (one put in with its words goes unannounced).
+  await expect(page.getByTestId("cart-status")).toHaveAttribute("role", "status");
+  await expect(page.getByTestId("cart-status")).toHaveText("");
+  await page.getByTestId("cart-status").evaluate((element) => (element.dataset.before = "yes"));
+  const said = page.locator("[data-before=yes]");
+
+  // + from the keyboard: the product and its new quantity, not the bare number; the step is no live region of its own.
+  await page.getByRole("button", { name: `One more ${shoeName}`, exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await expect(lines.filter({ hasText: shoe.name }).getByTestId("cart-quantity")).toHaveText("2");
+  await expect(said).toHaveText(`${shoeName}: quantity 2`);
+  expect(await lines.filter({ hasText: shoe.name }).getByTestId("cart-quantity").evaluate((element) => element.closest("[aria-live], [role=status], output") === null)).toBe(true);
+
+  // Remove the shoe: the focus goes to the next line's Remove, and the removal is said.
+  await page.getByRole("button", { name: `Remove ${shoeName}`, exact: true }).focus();
+  await page.keyboard.press("Enter");
+  expect(await focusedName()).toBe(`Remove ${accessoryName}`);
+  await expect(said).toHaveText(`Removed ${shoeName} from your cart`);
+
+  // Remove the last: the focus goes to the heading, and the emptied cart is said with the removal.
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Your Cart" })).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("cart-heading");
+  await expect(said).toHaveText(`Removed ${accessoryName} from your cart. Your cart is empty`);
+  await expect(page.getByText("Your cart is empty", { exact: true })).toBeVisible();
+});
+
+for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
+  test.describe(`screenshots ${label}`, () => {
+    test.use({ viewport, isMobile, hasTouch });
+    for (const theme of ["light", "dark"] as const) {
+      test(`the cart after a removal from the keyboard (${theme})`, async ({ page, context, baseURL }) => {
+        await context.addCookies([{ name: "theme", value: `${theme}-theme`, url: baseURL! }]);
+        const [first] = await addFromHomeGrid(page, 3);
+        await gotoHydrated(page, "/cart");
+        await page.getByTestId("cart-line").filter({ hasText: first }).getByRole("button", { name: /^Remove / }).focus();
+        await page.keyboard.press("Enter");
+        await expect(page.getByTestId("cart-line")).toHaveCount(2);
+        await expect(page.getByTestId("cart-status")).toContainText(`Removed`);
+        await expect(cartLink(page, 2)).toBeVisible(); // the server has answered: the total is the two lines'
+        await page.screenshot({ path: `${SHOTS}/cart-removed-${theme}-${label}.png`, fullPage: true });
+      });
+    }
+  });
+}
 
 test("a chosen slip that is no picture or PDF says so at once, with no preview; a good one then clears it", async ({ page }) => {
   const user = uniqueUser();

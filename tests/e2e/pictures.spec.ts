@@ -69,6 +69,55 @@ test.describe("product page gallery", () => {
     await expect(mainPicture(page)).toHaveAttribute("src", pictures[pictures.length - 1].url);
   });
 
+  test("the thumbnails are one Tab stop, the chosen one; the arrow keys move on from the focused thumbnail", async ({ page }) => {
+    const pictures = await demoPictures(page);
+    await gotoHydrated(page, `/product/${DEMO_ID}`);
+    const focusedHref = () => page.evaluate(() => document.activeElement?.getAttribute("href") ?? null);
+    const inThumbnails = () => page.evaluate(() => Boolean(document.activeElement?.closest("ul[aria-label=Pictures]")));
+
+    // Next picture twice from the keyboard: the third picture is chosen, and only its thumbnail is a Tab stop.
+    await page.getByRole("link", { name: "Next picture" }).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await expect(mainPicture(page)).toHaveAttribute("src", pictures[2].url);
+    const tabbable = () => thumbs(page).evaluateAll((links) => links.map((link) => (link as HTMLElement).tabIndex >= 0));
+    await expect.poll(tabbable).toEqual(pictures.map((_, index) => index === 2));
+    await page.keyboard.press("Tab");
+    expect(await focusedHref()).toBe("?image=3");
+    // Tab again leaves the thumbnails (no stop on the others), Shift+Tab comes back to the chosen one.
+    await page.keyboard.press("Tab");
+    expect(await inThumbnails()).toBe(false);
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusedHref()).toBe("?image=3");
+
+    // The arrows count from the thumbnail that has the focus, whichever picture is chosen.
+    await thumbs(page).nth(0).focus();
+    await page.keyboard.press("ArrowRight");
+    expect(await focusedHref()).toBe("?image=2");
+    await expect(mainPicture(page)).toHaveAttribute("src", pictures[1].url);
+    await expect(thumbs(page).nth(1)).toHaveAttribute("aria-current", "true");
+    await expect(thumbs(page).nth(1)).not.toHaveAttribute("tabindex", "-1");
+    await expect(thumbs(page).nth(2)).toHaveAttribute("tabindex", "-1");
+    await page.keyboard.press("End");
+    expect(await focusedHref()).toBe(`?image=${pictures.length}`);
+  });
+
+  for (const theme of ["light", "dark"] as const) {
+    test(`a focused thumbnail does not look like the chosen one (${theme})`, async ({ page, context, baseURL }) => {
+      await context.addCookies([{ name: "theme", value: `${theme}-theme`, url: baseURL! }]);
+      await gotoHydrated(page, `/product/${DEMO_ID}?image=2`);
+      await page.keyboard.press("Tab"); // a key first, so the focus below shows its ring (:focus-visible)
+      await thumbs(page).nth(0).focus();
+      const chosenBorder = await thumbs(page).nth(1).evaluate((element) => getComputedStyle(element).borderTopColor);
+      const ring = await thumbs(page).nth(0).evaluate((element) => ({ style: getComputedStyle(element).outlineStyle, color: getComputedStyle(element).outlineColor }));
+      expect(ring.style).not.toBe("none");
+      expect(ring.color, "the focus ring's colour differs from the chosen thumbnail's border").not.toBe(chosenBorder);
+      // And the choice shows without colour too: the other thumbnails are faded, the chosen one is not.
+      expect(await thumbs(page).nth(1).evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
+      expect(Number(await thumbs(page).nth(2).evaluate((element) => getComputedStyle(element).opacity))).toBeLessThan(1);
+    });
+  }
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
     test("thumbnails and the next arrow are links that show the picture they name", async ({ page }) => {
@@ -157,6 +206,9 @@ for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
         await thumbs(page).nth(1).focus(); // the focus ring is in the picture too
         for (const image of [mainPicture(page), ...(await thumbs(page).getByRole("img").all())]) await expect.poll(() => loaded(image)).toBe(true);
         await page.screenshot({ path: `${SHOTS}/product-${theme}-${label}.png` });
+        // The focus on one thumbnail and the choice on another, side by side: they must not look alike.
+        await thumbs(page).nth(0).focus();
+        await page.screenshot({ path: `${SHOTS}/product-focus-apart-${theme}-${label}.png` });
         await gotoHydrated(page, `/product/update/${DEMO_ID}`);
         await expect(page.getByTestId("current-picture")).toHaveCount(3);
         await page.screenshot({ path: `${SHOTS}/update-${theme}-${label}.png`, fullPage: true });

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
-import { DEMO_ADMIN, gotoHydrated, logIn, register, uniqueUser, waitForHydration } from "./helpers";
+import { logInAs } from "./admin-helpers";
+import { DEMO_ADMIN, gotoHydrated, logIn, pngFromPixels, register, uniqueUser, waitForHydration } from "./helpers";
 
 // Sizes in a real browser against the real Worker: a shoe is bought in a size, which survives the login and reaches
 // the order; a sold-out size cannot be chosen; an admin restocks one size and the page follows.
@@ -107,6 +108,52 @@ test("a sold-out size is shown but cannot be chosen", async ({ page, request }) 
     await expect(sizeRadio(page, after.label)).toBeChecked();
     await expect(sizeRadio(page, after.label)).toBeFocused();
     await expect(radio).not.toBeChecked();
+  }
+});
+
+test("a size's name says sold out or the few left, once; 'Please select a size' describes the size group", async ({ page }) => {
+  // A shoe of this test's own (other tests buy and restock the demo shoes' sizes meanwhile): one size sold out, one
+  // with two pairs left (under five: the picker shows "2 left" on it), one with plenty.
+  await logInAs(page);
+  const name = `E2E Size Names ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const sizes = [
+    { label: "EU 41", stockQuantity: 0 },
+    { label: "EU 42", stockQuantity: 2 },
+    { label: "EU 43", stockQuantity: 9 },
+  ];
+  const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 2500, category: "Gents", stockQuantity: 11, releaseDate: "2026-01-01", productAvailable: true, sizes };
+  const created = await page.request.post("/api/product", {
+    multipart: { product: JSON.stringify(product), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [40, 90, 160]) } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = ((await created.json()) as { id: number }).id;
+  try {
+    await page.context().clearCookies(); // a shopper from here on
+    await gotoHydrated(page, `/product/${id}`);
+    const group = page.getByRole("group", { name: "Size" });
+
+    // No stray space before the comma, and "EU 42, 2 left" rather than "EU 42 2 left"; a size in plenty is its label.
+    await expect(group.getByRole("radio")).toHaveCount(3);
+    await expect(group.getByRole("radio", { name: "EU 41, sold out", exact: true })).toBeDisabled();
+    await expect(group.getByRole("radio", { name: "EU 42, 2 left", exact: true })).toBeEnabled();
+    await expect(group.getByRole("radio", { name: "EU 43", exact: true })).toBeEnabled();
+
+    // Add to Cart without a size: the request to choose one describes the group, and the focus is in the group.
+    await page.getByRole("button", { name: `Add to Cart: ${name}`, exact: true }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Please select a size" })).toBeVisible();
+    await expect(group).toHaveAccessibleDescription(/^Please select a size\b/);
+    expect(await page.evaluate(() => document.activeElement?.closest("fieldset")?.querySelector("legend")?.textContent)).toBe("Size");
+
+    // EU 42 chosen: its radio's name has just said "2 left"; the line under the sizes shows it without saying it again
+    // (no live region), and the request to choose is gone from the group's description.
+    await chooseSize(page, "EU 42");
+    const hint = page.getByText("Only 2 left in EU 42", { exact: true });
+    await expect(hint).toBeVisible();
+    expect(await hint.evaluate((element) => element.closest("[aria-live], [role=status], [role=alert], [role=log], output") === null)).toBe(true);
+    await expect(group).toHaveAccessibleDescription("Only 2 left in EU 42");
+  } finally {
+    await logInAs(page);
+    await page.request.delete(`/api/product/${id}`).catch(() => undefined);
   }
 });
 
