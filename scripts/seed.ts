@@ -117,7 +117,7 @@ async function main() {
 /**
  * On a busy machine the local runtime that getPlatformProxy starts can drop a first request ("fetch failed", seen once
  * while three test suites ran). Seeding writes its rows in one batch and does nothing once they are there, so it is
- * tried once more from the start.
+ * tried once more from the start (pictures a failed first try stored stay in the local R2, unused).
  */
 function isFetchFailure(error: unknown): boolean {
   if (error instanceof TypeError && error.message === "fetch failed") return true;

@@ -68,6 +68,14 @@ export function OrderStatusForm({
   const [chosen, setChosen] = useState<OrderStatus | "">(suggestedStatus(order.status));
   // Follows the chosen status until the admin ticks or unticks it.
   const [notifyChoice, setNotifyChoice] = useState<boolean | null>(null);
+  // A new status (this form's update, or another admin's seen on revalidation) starts the choice again: the select
+  // starts on its next step, and an untick made for the last move does not silence the next one.
+  const [statusShown, setStatusShown] = useState(order.status);
+  if (statusShown !== order.status) {
+    setStatusShown(order.status);
+    setChosen(suggestedStatus(order.status));
+    setNotifyChoice(null);
+  }
   const notify = notifyChoice ?? !isCorrection(order.status, chosen);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -149,8 +157,8 @@ export function OrderStatusForm({
         </button>
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        Cancelling puts the order's stock back; reopening a cancelled order takes it again. A move back to an earlier status is a correction: it is not
-        e-mailed unless you tick the box.
+        Cancelling puts the order's stock back; reopening a cancelled order takes it again. Untick the box to put a wrong status right without e-mailing the
+        customer.
       </p>
     </fetcher.Form>
   );

@@ -5,7 +5,7 @@ import type { Category } from "~/lib/constants";
 import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, onlyLeft, type SizeView } from "~/lib/sizes";
 import { OutOfStockButton } from "./AddToCartButton";
 import { queueCartWrite } from "./cartWrites";
-import { Toast } from "./Toast";
+import { Toast, VIEW_CART } from "./Toast";
 import { useMenu } from "./useMenu";
 
 interface AddResult {
@@ -108,7 +108,12 @@ export function SizePicker({ productId, productName, category, sizes, available 
           <OutOfStockButton productName={productName} className="min-w-44" />
         )}
       </div>
-      <Toast message={fetcher.state === "idle" ? (fetcher.data?.message ?? null) : null} tone={fetcher.data?.ok === false ? "error" : "success"} id={fetcher.data} />
+      <Toast
+        message={fetcher.state === "idle" ? (fetcher.data?.message ?? null) : null}
+        tone={fetcher.data?.ok === false ? "error" : "success"}
+        id={fetcher.data}
+        link={fetcher.data?.ok ? VIEW_CART : undefined}
+      />
     </form>
   );
 }

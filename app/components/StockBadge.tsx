@@ -10,3 +10,12 @@ export function StockBadge({ stock }: { stock: number }) {
     </span>
   );
 }
+
+/** Beside a low-stock size of a product taken off sale: restocking it does not put it back on sale. */
+export function OffSaleBadge() {
+  return (
+    <span className="ml-2 inline-flex shrink-0 items-center rounded-full bg-slate-200 px-2 py-0.5 align-middle text-xs font-semibold whitespace-nowrap text-slate-800 dark:bg-slate-700 dark:text-slate-100" data-testid="off-sale">
+      Off sale
+    </span>
+  );
+}

@@ -25,15 +25,24 @@ export function Toast({
   link?: { to: string; label: string };
 }) {
   const [visible, setVisible] = useState(Boolean(message));
-  // Counts the times shown: the same words again (a second add) must change the live region's text to be read again.
+  // Counts the times shown: each is a new element in the live region, so the same words again (a second add) are read
+  // again.
   const [shows, setShows] = useState(0);
+  // While the pointer is on it or the focus in it (a keyboard user on its link), it stays: hiding then would drop the
+  // focus on <body>, and five seconds are short to reach a link by Tab.
+  const [held, setHeld] = useState(false);
   useEffect(() => {
     if (!message) return;
     setVisible(true);
     setShows((count) => count + 1);
+    // A toast closed with its focus in it gets no blur: a new one starts unheld.
+    setHeld(false);
+  }, [message, id]);
+  useEffect(() => {
+    if (!message || !visible || held) return;
     const timer = setTimeout(() => setVisible(false), TOAST_MS);
     return () => clearTimeout(timer);
-  }, [message, id]);
+  }, [message, id, visible, held]);
   const shown = Boolean(message) && visible;
   const styles =
     tone === "success"
@@ -41,9 +50,17 @@ export function Toast({
       : "bg-red-600 text-white dark:bg-red-500 dark:text-slate-950";
   // Only the message is the live region: the link and Close beside it are not part of what is read out.
   return (
-    <div className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}>
+    <div
+      className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setHeld(false);
+      }}
+    >
       <span role="status" aria-live="polite">
-        {shown ? `${message}${shows % 2 === 0 ? "\u00a0" : ""}` : ""}
+        <span key={shows}>{shown ? message : ""}</span>
       </span>
       {shown && link && (
         <AppLink to={link.to} className="ml-auto rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
@@ -51,7 +68,14 @@ export function Toast({
         </AppLink>
       )}
       {shown && (
-        <button type="button" onClick={() => setVisible(false)} className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100">
+        <button
+          type="button"
+          onClick={() => {
+            setVisible(false);
+            setHeld(false);
+          }}
+          className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100"
+        >
           Close
         </button>
       )}

@@ -22,6 +22,8 @@ export interface LowStockSize {
   productName: string;
   brand: string;
   category: Category;
+  /** False for a product taken off sale: its sizes stay on the list (their stock is still low), marked. */
+  productAvailable: boolean;
   sizeLabel: string;
   stockQuantity: number;
 }
@@ -75,6 +77,7 @@ export function lowStockPagePlan(db: Db, filters: LowStockFilters, page: number,
       productName: products.name,
       brand: products.brand,
       category: products.category,
+      productAvailable: products.productAvailable,
       sizeLabel: productSizes.label,
       stockQuantity: productSizes.stockQuantity,
     })

@@ -17,6 +17,12 @@ test("an admin checks a pending order's slip, confirms it, and the dashboard fol
   expect(before.pending).toBe(before.pendingIds.length);
   expect(before.badge).toBe(`${before.pending} pending`);
 
+  // The pending figure leads straight to the orders whose slips wait.
+  await page.getByTestId("pending-link").click();
+  await expect(page).toHaveURL("/admin/orders?status=PENDING");
+  await expect(page.getByRole("navigation", { name: "Filter orders by status" }).getByRole("link", { name: "PENDING", exact: true })).toHaveAttribute("aria-current", "page");
+  await gotoHydrated(page, "/admin/dashboard");
+
   // The orders card leads to the list; the PENDING filter lives in the URL and survives a reload.
   await page.getByRole("link", { name: /^Orders/ }).click();
   await expect(page).toHaveURL("/admin/orders");

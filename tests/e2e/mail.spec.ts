@@ -105,6 +105,14 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   // Forward again, the box is ticked again.
   await statusForm.getByLabel("New status").selectOption("SHIPPED");
   await expect(notify).toBeChecked();
+  // An untick is for one move: after it, the next status starts ticked.
+  await statusForm.getByLabel("New status").selectOption("PROCESSING");
+  await notify.uncheck();
+  await statusForm.getByRole("button", { name: "Update Status" }).click();
+  await expect(statusForm.getByRole("status")).toHaveText(`Order #${orderId} is now PROCESSING. The customer was not e-mailed.`);
+  await expect(statusForm.getByLabel("New status")).toHaveValue("SHIPPED");
+  await expect(notify).toBeChecked();
+  await expect(sent).toHaveCount(3);
   await admin.context().close();
 });
 

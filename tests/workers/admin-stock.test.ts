@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminAccount, customerAccount, placeOrder, screenHtml, type Account } from "./admin-helpers";
 import { type ApiProduct, createProductApi, productBody, tag, updateProductApi, visibleText } from "./catalogue-helpers";
 import { LOW_STOCK } from "~/lib/sizes";
-import { call, testEnv } from "./helpers";
+import { authHeader, call, testEnv } from "./helpers";
 
 // /admin/stock (issue 14 item 7 at the scale of issue 16): every size with 3 units or fewer, emptiest first, paged and
 // filtered by category in the URL, each linking to its product's form; the dashboard's "See all N" leads there. The
@@ -49,7 +49,7 @@ interface Row {
 function rowsOf(html: string): Row[] {
   return [...html.matchAll(/<tr[^>]*data-testid="stock-row"[^>]*data-size-id="(\d+)"[^>]*>([\s\S]*?)<\/tr>/g)].map(([, sizeId, inner]) => ({
     sizeId: Number(sizeId),
-    productId: Number(/href="\/product\/update\/(\d+)"/.exec(inner)?.[1]),
+    productId: Number(/href="\/product\/update\/(\d+)[?"]/.exec(inner)?.[1]),
     cells: [...inner.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map(([, cell]) => visibleText(cell.replace(/<span aria-hidden="true" class="cell-label">[^<]*<\/span>/, "").replace(/<[^>]+>/g, "")).trim()),
   }));
 }
@@ -135,6 +135,25 @@ describe("the list", () => {
     expect(row(sizeOf(belt, "One size")).cells).toEqual([belt.name, "Palmyra", "Accessories", "One size", "2 left"]);
     expect(row(sizeOf(kids, "EU 27")).cells).toEqual([kids.name, "Sigiri Sport", "Kids", "EU 27", "3 left"]);
     expect(row(sizeOf(kids, "EU 27")).productId).toBe(kids.id);
+  });
+
+  it("a row opens its product's form at its size, coming back to the list's page", async () => {
+    const html = await screenHtml("/admin/stock?category=Kids&page=1", admin.cookie);
+    const href = new RegExp(`<tr[^>]*data-size-id="${sizeOf(kids, "EU 24")}"[\\s\\S]*?href="([^"]+)"`).exec(html)?.[1]?.replace(/&amp;/g, "&");
+    expect(href).toBe(`/product/update/${kids.id}?size=${sizeOf(kids, "EU 24")}&back=%2Fadmin%2Fstock%3Fcategory%3DKids%26page%3D1`);
+  });
+
+  it("a product taken off sale keeps its low sizes on the list, marked Off sale", async () => {
+    // Sold out: among the dashboard's dozen emptiest. Deleted at the end: the other tests count this file's sizes.
+    const offSale = await createProductApi(admin.token, { name: `Stock Retired ${t}`, brand: "Palmyra", category: "Accessories", stockQuantity: 0, productAvailable: false });
+    try {
+      const rows = await stockPage(`/admin/stock?q=retired+${t}`);
+      expect(rows.map((row) => row.cells[0])).toEqual([`${offSale.name}Off sale`]);
+      expect((await stockPage(`/admin/stock?q=${encodeURIComponent(belt.name)}`)).map((row) => row.cells[0])).toEqual([belt.name]);
+      expect(await screenHtml("/admin/dashboard", admin.cookie)).toMatch(new RegExp(`${offSale.name}</span>[\\s\\S]{0,400}?data-testid="off-sale"`));
+    } finally {
+      expect((await call(`/api/product/${offSale.id}`, { method: "DELETE", headers: authHeader(admin.token) })).status).toBe(204);
+    }
   });
 
   it("is paged in the URL, 20 a page: the second page holds the rest, and the page links keep the category", async () => {
@@ -312,7 +331,7 @@ describe("the dashboard's low-stock list", () => {
     expect(visibleText(link![1]).replace(/<[^>]+>/g, "")).toBe("See all 23 low-stock sizes\u00a0→");
     expect(visibleText(html)).toContain("(the 12 emptiest of 23)");
     const list = /data-testid="low-stock"[\s\S]*?<\/ul>/.exec(html)![0];
-    const linked = [...list.matchAll(/href="\/product\/update\/(\d+)"/g)].map(([, id]) => Number(id));
+    const linked = [...list.matchAll(/href="\/product\/update\/(\d+)\?size=\d+&amp;back=%2Fadmin%2Fdashboard"/g)].map(([, id]) => Number(id));
     expect(linked).toEqual((await stockPage("/admin/stock")).slice(0, 12).map((row) => row.productId));
   });
 });

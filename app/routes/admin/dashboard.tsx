@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link, useLoaderData, useLocation } from "react-router";
 
 import { FormAlert } from "~/components/Field";
-import { StockBadge } from "~/components/StockBadge";
+import { OffSaleBadge, StockBadge } from "~/components/StockBadge";
 import { SavedToast } from "~/components/SavedToast";
 import { formatLkr } from "~/lib/format";
 import { restockHref } from "~/lib/restock";
@@ -24,7 +24,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-function StatTile({ label, value, testId, hint, className = "" }: { label: string; value: ReactNode; testId: string; hint?: string; className?: string }) {
+function StatTile({ label, value, testId, hint, className = "" }: { label: string; value: ReactNode; testId: string; hint?: ReactNode; className?: string }) {
   return (
     <div className={`card p-3 sm:p-5 ${className}`}>
       <dt className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{label}</dt>
@@ -87,7 +87,21 @@ export default function AdminDashboardPage() {
             <dl className="grid grid-cols-3 gap-3 sm:gap-4 lg:grid-cols-4">
               <StatTile label="Total products" value={stats.totalProducts.toLocaleString("en-US")} testId="stat-total-products" />
               <StatTile label="Total users" value={stats.totalUsers.toLocaleString("en-US")} testId="stat-total-users" />
-              <StatTile label="Pending orders" value={stats.pendingOrders.toLocaleString("en-US")} testId="stat-pending-orders" hint="Awaiting slip check" />
+              <StatTile
+                label="Pending orders"
+                value={stats.pendingOrders.toLocaleString("en-US")}
+                testId="stat-pending-orders"
+                hint={
+                  // Straight to the orders whose slips wait (the Orders card below opens all of them, as SPEC has it).
+                  stats.pendingOrders > 0 ? (
+                    <Link to="/admin/orders?status=PENDING" className="font-semibold text-brand-700 hover:underline dark:text-brand-300" data-testid="pending-link">
+                      Check their slips<span aria-hidden="true">&nbsp;→</span>
+                    </Link>
+                  ) : (
+                    "Awaiting slip check"
+                  )
+                }
+              />
               <StatTile label="Total revenue" value={formatLkr(stats.totalRevenue)} testId="stat-total-revenue" hint="Verified payments" className="order-first col-span-3 lg:order-none lg:col-span-1" />
             </dl>
           )
@@ -167,7 +181,6 @@ export default function AdminDashboardPage() {
   );
 }
 
-
 /** Sizes running out, each linking to its product's form to restock it. */
 function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
   const location = useLocation();
@@ -197,6 +210,7 @@ function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
                 <span className="min-w-0">
                   <span className="font-medium">{size.productName}</span>
                   {size.sizeLabel !== ONE_SIZE && <span className="whitespace-nowrap text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
+                  {!size.productAvailable && <OffSaleBadge />}
                 </span>
                 <StockBadge stock={size.stockQuantity} />
               </Link>

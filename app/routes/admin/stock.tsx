@@ -6,10 +6,10 @@ import { ListSearch } from "~/components/ListSearch";
 import { SavedToast } from "~/components/SavedToast";
 import { EmptyList, ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
-import { StockBadge } from "~/components/StockBadge";
+import { OffSaleBadge, StockBadge } from "~/components/StockBadge";
 import { CATEGORIES, type Category } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
-import { restockHref, SAVED_PARAM } from "~/lib/restock";
+import { restockHref } from "~/lib/restock";
 import { readLowStockSearch } from "~/lib/schemas/backoffice";
 import { LOW_STOCK } from "~/lib/sizes";
 import { cheapRead } from "~/services/backoffice.server";
@@ -91,9 +91,7 @@ function CategoryFilter({ active, q, counts }: { active: Category | null; q: str
 export default function AdminStockPage() {
   const { sizes, paging, counts, category, q, dropped, error } = useLoaderData<typeof loader>();
   const location = useLocation();
-  // The list's own parameters, less the toast of a save (which must not follow to the next page).
   const listSearch = new URLSearchParams(location.search);
-  listSearch.delete(SAVED_PARAM);
   const what = category ? `${category} sizes` : "Sizes";
   const matching = q ? ` matching “${q}”` : "";
   return (
@@ -138,6 +136,7 @@ export default function AdminStockPage() {
                 <Link to={restockHref(size.productId, size.sizeId, location)} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300">
                   {size.productName}
                 </Link>
+                {!size.productAvailable && <OffSaleBadge />}
               </th>
               <DetailCell label="Brand">{size.brand}</DetailCell>
               <DetailCell label="Category">{size.category}</DetailCell>
