@@ -1,4 +1,13 @@
+import type { FormEvent } from "react";
 import { isRouteErrorResponse } from "react-router";
+
+/**
+ * A form's onSubmit while its answer is awaited: its button stays focusable (aria-disabled, so the focus stays on it)
+ * and a second press or Enter waits instead of sending the form again.
+ */
+export const waitWhileSending = (sending: boolean) => (event: FormEvent) => {
+  if (sending) event.preventDefault();
+};
 
 /**
  * A route's clientAction around its server action: the server's answer as before, and when there is none to read (a

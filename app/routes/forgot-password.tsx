@@ -3,6 +3,7 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, useFocusOnRefusal } from "~/components/Field";
+import { waitWhileSending } from "~/lib/client-action";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError, keepRetryAfter } from "~/lib/http";
 import { forgotPasswordSchema } from "~/lib/schemas/auth";
@@ -66,9 +67,7 @@ export default function ForgotPasswordPage() {
           method="post"
           className="space-y-4"
           noValidate
-          onSubmit={(event) => {
-            if (submitting) event.preventDefault(); // the button stays focusable meanwhile (aria-disabled): a second press waits
-          }}
+          onSubmit={waitWhileSending(submitting)}
         >
           {result?.message && !errors?.email && <FormAlert>{result.message}</FormAlert>}
           <Field name="email" label="Email" type="email" autoComplete="email" required errors={errors?.email} />

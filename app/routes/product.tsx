@@ -20,6 +20,7 @@ import { isReviewIntent, REVIEW_FAILED } from "~/lib/review-constants";
 import type { ReviewActionResult, ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
 import { readTogether } from "~/services/db.server";
+import { countOpenOrdersWithProduct } from "~/services/orders.server";
 import { picturesPlan, toImageViews } from "~/services/product-images.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
 import { mayDeleteReview, mayEditReview, productReviewsFor, productReviewsPlan, type ReviewRecord } from "~/services/reviews.server";
@@ -88,11 +89,12 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   };
   // The edge cache tags the page with every product it shows, so a change to any of them purges it.
   const headers = { "Cache-Tag": productPageTags(id, related.map((product) => product.id)) };
-  return data({ product: page.product, images, image, sizes, reviews, related, origin: url.origin }, { headers });
+  // For an admin only (a page never cached): what deleting the product would leave its open orders with.
+  const openOrders = isAdmin ? await countOpenOrdersWithProduct(context.db, id) : 0;
+  return data({ product: page.product, images, image, sizes, reviews, related, openOrders, origin: url.origin }, { headers });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
-
 
 /** A review (or an admin's delete) the server did not answer says SPEC's failure message where the form is. */
 export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
@@ -122,7 +124,14 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   return redirect("/?deleted=1");
 }
 
-function AdminActions({ id, name }: { id: number; name: string }) {
+/** The question before a product is deleted, naming the orders still on their way that hold it. */
+function deleteQuestion(name: string, openOrders: number): string {
+  const orders = openOrders === 1 ? "1 open order" : `${openOrders} open orders`;
+  const held = openOrders > 0 ? ` It is in ${orders}: they keep their lines, but a cancelled one cannot be reopened.` : "";
+  return `Delete "${name}"?${held} This cannot be undone.`;
+}
+
+function AdminActions({ id, name, openOrders }: { id: number; name: string; openOrders: number }) {
   const [searchParams] = useSearchParams();
   const fetcher = useFetcher<{ message: string }>();
   const confirming = searchParams.has("delete");
@@ -141,7 +150,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
           aria-disabled={deleting}
           onClick={(event) => {
             event.preventDefault();
-            if (window.confirm(`Delete "${name}"? This cannot be undone.`)) fetcher.submit({ intent: "delete" }, { method: "post" });
+            if (window.confirm(deleteQuestion(name, openOrders))) fetcher.submit({ intent: "delete" }, { method: "post" });
           }}
         >
           {deleting ? "Deleting..." : "Delete Product"}
@@ -150,7 +159,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
       {confirming && (
         <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-xl bg-red-50 p-4 text-sm dark:bg-red-950/50">
           <input type="hidden" name="intent" value="delete" />
-          <p className="font-medium text-red-800 dark:text-red-200">Delete "{name}"? This cannot be undone.</p>
+          <p className="font-medium text-red-800 dark:text-red-200">{deleteQuestion(name, openOrders)}</p>
           <button type="submit" className="btn-danger">
             Yes, delete
           </button>
@@ -165,7 +174,7 @@ function AdminActions({ id, name }: { id: number; name: string }) {
 }
 
 export default function ProductPage() {
-  const { product, images, image, sizes, reviews, related } = useLoaderData<typeof loader>();
+  const { product, images, image, sizes, reviews, related, openOrders } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -246,7 +255,7 @@ export default function ProductPage() {
               View Reviews
             </a>
           </div>
-          {isAdmin && <AdminActions id={product.id} name={product.name} />}
+          {isAdmin && <AdminActions id={product.id} name={product.name} openOrders={openOrders} />}
         </div>
       </div>
 

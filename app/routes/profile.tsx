@@ -4,7 +4,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, FormStatus, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
-import { answerOr } from "~/lib/client-action";
+import { answerOr, waitWhileSending } from "~/lib/client-action";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { profileFormSchema } from "~/lib/schemas/auth";
@@ -64,9 +64,7 @@ export default function ProfilePage() {
         method="post"
         className="space-y-4"
         noValidate
-        onSubmit={(event) => {
-          if (saving) event.preventDefault(); // the button stays focusable meanwhile (aria-disabled): a second press waits
-        }}
+        onSubmit={waitWhileSending(saving)}
       >
         <FormStatus message={saved ? saved.message : null} />
         {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}

@@ -310,6 +310,20 @@ export function orderFor(found: OwnedOrder | null, user: SessionUser): OrderView
   return found.order;
 }
 
+/**
+ * How many orders still on their way (not DELIVERED nor CANCELLED) hold the product: what the admin is told before
+ * deleting it. Those orders keep their lines (name, size and price are copied), but once cancelled one of them cannot
+ * be reopened (migrations/0015). By order_items_product_idx.
+ */
+export async function countOpenOrdersWithProduct(db: Db, productId: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(DISTINCT ${orderItems.orderId})` })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(and(eq(orderItems.productId, productId), sql`${orders.status} NOT IN ('DELIVERED', 'CANCELLED')`));
+  return row?.count ?? 0;
+}
+
 /** One order, whoever asks: shown only through orderFor. */
 export async function readOrder(db: Db, orderId: number): Promise<OwnedOrder | null> {
   return (await readTogether(db, { order: orderPlan(db, orderId) })).order;
