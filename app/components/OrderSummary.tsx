@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 
 import { formatDateTime, formatLkr } from "~/lib/format";
+import { groupedPhone } from "~/lib/phone";
 import type { OrderView } from "~/lib/schemas/order";
 import { ONE_SIZE } from "~/lib/sizes";
 import { StatusBadge } from "./StatusBadge";
@@ -107,7 +108,7 @@ export function OrderCustomer({ order }: { order: OrderView }) {
       </p>
       <p>
         <a href={`tel:${order.customerPhone.replace(/\s/g, "")}`} className="hover:underline">
-          {order.customerPhone}
+          {groupedPhone(order.customerPhone)}
         </a>
       </p>
       <h3 className="mt-3 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Ship to</h3>

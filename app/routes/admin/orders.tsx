@@ -19,6 +19,7 @@ import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
 import { readOrderListSearch, type OrderFilters } from "~/lib/schemas/backoffice";
 import type { OrderView } from "~/lib/schemas/order";
+import { groupedPhone } from "~/lib/phone";
 import { nameWithSize } from "~/lib/sizes";
 import { cheapRead, listOrdersPage, ORDER_LINES, type ListPage, type OrderLine } from "~/services/backoffice.server";
 import { getOrder } from "~/services/orders.server";
@@ -274,7 +275,8 @@ function OrderLineItem({ order, href }: { order: OrderLine; href: ReturnType<typ
         <span className="block truncate font-medium">{order.customerName}</span>
         {/* The phone first, whole (an admin calls it); a long e-mail gives way. */}
         <span className="flex gap-1 text-slate-600 dark:text-slate-400">
-          <span className="whitespace-nowrap">{order.customerPhone}</span>
+          {/* As the CSV writes it: one reading of a Sri Lankan number however it was typed (077 123 4567). */}
+          <span className="whitespace-nowrap">{groupedPhone(order.customerPhone)}</span>
           <span aria-hidden="true">·</span>
           <span className="min-w-0 truncate">{order.customerEmail}</span>
         </span>
