@@ -3,6 +3,7 @@ import { count, eq, inArray, sql } from "drizzle-orm";
 import { centsToRupees } from "~/lib/format";
 import { REVENUE_STATUSES, type Stats } from "~/lib/schemas/stats";
 import { type Db, schema } from "./db.server";
+import { ADMIN_MAX_PAGE_SIZE } from "~/lib/schemas/backoffice";
 import { listLowStockPage, type LowStockSize } from "./low-stock.server";
 
 export type { LowStockSize };
@@ -32,11 +33,29 @@ export async function getStats(db: Db): Promise<Stats> {
   };
 }
 
+/** A product with sizes running low, as the dashboard lists it: its low sizes, the emptiest first. */
+export interface LowStockProduct {
+  productId: number;
+  productName: string;
+  productAvailable: boolean;
+  sizes: LowStockSize[];
+}
+
+/** How many of /admin/stock's first sizes the dashboard groups into products: one page of the list at most. */
+const SIZES_GROUPED = ADMIN_MAX_PAGE_SIZE;
+
 /**
- * The dashboard's dozen: the first page of /admin/stock (the same rule, order and indexes: low-stock.server.ts) and the
- * kept total of every low-stock size.
+ * The dashboard's dozen products: /admin/stock's first sizes (the same rule, order and indexes: low-stock.server.ts)
+ * grouped by product in the list's order, so a boot with every size sold out is one line, not the whole dozen (owner
+ * QA); and the kept total of every low-stock size. A product's sizes past the first SIZES_GROUPED are on /admin/stock.
  */
-export async function getLowStockSizes(db: Db, limit = 12): Promise<{ sizes: LowStockSize[]; total: number }> {
-  const { items, total } = await listLowStockPage(db, {}, 1, limit);
-  return { sizes: items, total };
+export async function getLowStockProducts(db: Db, limit = 12): Promise<{ products: LowStockProduct[]; total: number }> {
+  const { items, total } = await listLowStockPage(db, {}, 1, SIZES_GROUPED);
+  const byProduct = new Map<number, LowStockProduct>();
+  for (const size of items) {
+    const product = byProduct.get(size.productId);
+    if (product) product.sizes.push(size);
+    else if (byProduct.size < limit) byProduct.set(size.productId, { productId: size.productId, productName: size.productName, productAvailable: size.productAvailable, sizes: [size] });
+  }
+  return { products: [...byProduct.values()], total };
 }

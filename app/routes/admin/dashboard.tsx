@@ -9,14 +9,14 @@ import { restockHref } from "~/lib/restock";
 import { LOW_STOCK, ONE_SIZE } from "~/lib/sizes";
 import type { Stats } from "~/lib/schemas/stats";
 import { requireAdmin } from "~/services/session.server";
-import { getLowStockSizes, getStats, type LowStockSize } from "~/services/stats.server";
+import { getLowStockProducts, getStats, type LowStockProduct } from "~/services/stats.server";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context, url);
   try {
     // The dozen emptiest: enough to act on, and the dashboard stays a dashboard.
-    const [stats, lowStock] = await Promise.all([getStats(context.db), getLowStockSizes(context.db, 12)]);
+    const [stats, lowStock] = await Promise.all([getStats(context.db), getLowStockProducts(context.db, 12)]);
     return { adminName: admin.name, stats: stats as Stats | null, lowStock, error: null };
   } catch (error) {
     console.error("Dashboard: reading the stats failed", error);
@@ -175,14 +175,22 @@ export default function AdminDashboardPage() {
           />
         </div>
       </section>
-      {lowStock && <LowStock sizes={lowStock.sizes} total={lowStock.total} />}
+      {lowStock && <LowStock products={lowStock.products} total={lowStock.total} />}
       <SavedToast />
     </div>
   );
 }
 
-/** Sizes running out, each linking to its product's form to restock it. */
-function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
+/** "Sold out: EU 39, EU 40 · EU 45: 2 left": a product's low sizes in a line (none for a one-size product). */
+function lowSizesLine(sizes: LowStockProduct["sizes"]): string {
+  if (sizes.length === 1 && sizes[0].sizeLabel === ONE_SIZE) return "";
+  const soldOut = sizes.filter((size) => size.stockQuantity === 0).map((size) => size.sizeLabel);
+  const few = sizes.filter((size) => size.stockQuantity > 0).map((size) => `${size.sizeLabel}: ${size.stockQuantity} left`);
+  return [soldOut.length ? `Sold out: ${soldOut.join(", ")}` : "", ...few].filter(Boolean).join(" · ");
+}
+
+/** Products running out, one line each with its low sizes, linking to its form at the emptiest to restock it. */
+function LowStock({ products, total }: { products: LowStockProduct[]; total: number }) {
   const location = useLocation();
   return (
     <section aria-labelledby="low-stock-heading" className="mt-10">
@@ -190,11 +198,9 @@ function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
         Low stock
       </h2>
       <div className="mt-1 flex flex-wrap items-baseline justify-between gap-x-4">
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          Sizes with {LOW_STOCK} units or fewer{total > sizes.length ? ` (the ${sizes.length} emptiest of ${total.toLocaleString("en-US")})` : ""}.
-        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Products with sizes of {LOW_STOCK} units or fewer, the emptiest first.</p>
         {total > 0 && (
-          // Every one of them, a page at a time and by category: the dashboard shows only the emptiest.
+          // Every size, a page at a time and by category: the dashboard shows only the emptiest products.
           <Link to="/admin/stock" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300" data-testid="low-stock-all">
             See all {total.toLocaleString("en-US")}
             <span className="sr-only"> low-stock sizes</span>
@@ -202,20 +208,24 @@ function LowStock({ sizes, total }: { sizes: LowStockSize[]; total: number }) {
           </Link>
         )}
       </div>
-      {sizes.length ? (
+      {products.length ? (
         <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" data-testid="low-stock">
-          {sizes.map((size) => (
-            <li key={size.sizeId}>
-              <Link to={restockHref(size.productId, size.sizeId, location)} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
-                <span className="min-w-0">
-                  <span className="font-medium">{size.productName}</span>
-                  {size.sizeLabel !== ONE_SIZE && <span className="whitespace-nowrap text-slate-600 dark:text-slate-400">{` · ${size.sizeLabel}`}</span>}
-                  {!size.productAvailable && <OffSaleBadge />}
-                </span>
-                <StockBadge stock={size.stockQuantity} />
-              </Link>
-            </li>
-          ))}
+          {products.map((product) => {
+            const [emptiest] = product.sizes;
+            const line = lowSizesLine(product.sizes);
+            return (
+              <li key={product.productId} data-testid="low-stock-product">
+                <Link to={restockHref(product.productId, emptiest.sizeId, location)} className="flex min-h-11 items-center justify-between gap-4 px-4 py-2 hover:bg-slate-50 dark:hover:bg-slate-800/60">
+                  <span className="min-w-0">
+                    <span className="font-medium">{product.productName}</span>
+                    {!product.productAvailable && <OffSaleBadge />}
+                    {line && <span className="block text-sm text-slate-600 dark:text-slate-400">{line}</span>}
+                  </span>
+                  <StockBadge stock={emptiest.stockQuantity} />
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <p className="card mt-4 p-4 text-sm">Every size has more than {LOW_STOCK} units.</p>
