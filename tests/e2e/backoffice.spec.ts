@@ -68,7 +68,8 @@ test("the admin searches the orders, pages through them, opens one and downloads
   // The customer's phone is shown whole on every line (an admin calls it); a long e-mail is what gives way.
   const cutPhones = await cards.evaluateAll((all) =>
     all.filter((card) => {
-      const phone = Array.from(card.querySelectorAll("span")).find((span) => /^\d{10}$/.test(span.textContent ?? ""));
+      // Shown grouped as the CSV writes it (077 123 4567).
+      const phone = Array.from(card.querySelectorAll("span")).find((span) => /^0\d{2} \d{3} \d{4}$/.test(span.textContent ?? ""));
       if (!phone) return true;
       const edge = phone.getBoundingClientRect().right;
       // Clipped when an ancestor that hides its overflow ends before the number does.
