@@ -5,6 +5,7 @@ import { ListSearch } from "~/components/ListSearch";
 import { EmptyList, ListPagination } from "~/components/Pagination";
 import { DetailCell, RecordTable } from "~/components/RecordTable";
 import type { Role } from "~/lib/constants";
+import { groupedPhone } from "~/lib/phone";
 import { readUserListSearch } from "~/lib/schemas/backoffice";
 import { cheapRead, userRoleCountsPlan, usersPagePlan } from "~/services/backoffice.server";
 import { readTogether } from "~/services/db.server";
@@ -85,7 +86,7 @@ export default function AdminUsersPage() {
                 {user.email}
               </DetailCell>
               <DetailCell label="Phone" className="tabular-nums md:whitespace-nowrap">
-                {user.phone || dash}
+                {user.phone ? groupedPhone(user.phone) : dash}
               </DetailCell>
               <DetailCell label="Address" className="whitespace-pre-line md:max-w-xs">
                 {user.address || dash}
