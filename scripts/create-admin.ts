@@ -2,8 +2,10 @@
 //   npm run create-admin -- --email boss@shop.lk --name "Jane Admin"            local D1 (.wrangler/state)
 //   npm run create-admin -- --email boss@shop.lk --name "Jane Admin" --remote   the deployed D1
 //   --persist-to <dir> (or env STRIDE_STATE): the local state folder, as for `wrangler ... --persist-to`.
-// The password comes from env ADMIN_PASSWORD, or is asked twice (hidden) on a terminal. An existing account with
-// that e-mail becomes an admin with the new password and name.
+// The password comes from env ADMIN_PASSWORD, or is asked twice (hidden) on a terminal. An existing admin gets the new
+// password and name. An existing customer account is promoted only with --promote: registration is open and e-mails
+// are not verified, so whoever registered the address first may not be the owner. Either way the account's sessions
+// and unused reset links end, so nobody who was logged in to it before keeps the admin's rights.
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,8 +14,9 @@ import { PASSWORD_MIN } from "../app/lib/constants";
 import { hashPassword } from "../app/services/password.server";
 import { CONFIG_PATH, ROOT, STATE_DIR, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
 
-const USAGE = `Usage: npm run create-admin -- --email <email> [--name "<name>"] [--remote | --persist-to <dir>]
-  Password: env ADMIN_PASSWORD, or asked on the terminal. At least ${PASSWORD_MIN} characters.`;
+const USAGE = `Usage: npm run create-admin -- --email <email> [--name "<name>"] [--promote] [--remote | --persist-to <dir>]
+  Password: env ADMIN_PASSWORD, or asked on the terminal. At least ${PASSWORD_MIN} characters.
+  --promote: make an existing customer account an admin (asked for so that a stranger's account is not promoted).`;
 
 class UsageError extends Error {}
 
@@ -77,6 +80,7 @@ async function main() {
       name: { type: "string", default: "Administrator" },
       remote: { type: "boolean", default: false },
       local: { type: "boolean", default: false },
+      promote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -98,10 +102,15 @@ async function main() {
   const where = values.remote ? "the remote D1 database" : `the local D1 database (${stateDir ?? ".wrangler/state"})`;
 
   const [emailSql, nameSql] = [sqlString(email), sqlString(name)];
+  const mayPromote = values.promote ? "1" : "0";
+  // The first statement reads the account as it was; the write leaves a customer alone unless --promote was given.
+  // A changed password ends the account's sessions (session_version) and its unused reset links, as a reset does.
   const command =
-    `SELECT count(*) AS existed FROM users WHERE email = ${emailSql}; ` +
+    `SELECT role, created_at AS createdAt FROM users WHERE email = ${emailSql}; ` +
     `INSERT INTO users (name, email, password_hash, role) VALUES (${nameSql}, ${emailSql}, ${sqlString(passwordHash)}, 'ROLE_ADMIN') ` +
-    `ON CONFLICT(email) DO UPDATE SET role = 'ROLE_ADMIN', password_hash = excluded.password_hash, name = excluded.name;`;
+    `ON CONFLICT(email) DO UPDATE SET role = 'ROLE_ADMIN', password_hash = excluded.password_hash, name = excluded.name, ` +
+    `session_version = users.session_version + 1 WHERE users.role = 'ROLE_ADMIN' OR ${mayPromote}; ` +
+    `DELETE FROM password_resets WHERE used_at IS NULL AND user_id = (SELECT id FROM users WHERE email = ${emailSql} AND role = 'ROLE_ADMIN');`;
 
   // -c wrangler.jsonc: after a build Wrangler would otherwise follow .wrangler/deploy to the built configuration.
   const result = spawnSync(
@@ -115,17 +124,19 @@ async function main() {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error(`wrangler d1 execute failed (exit ${result.status}) on ${where}.`);
   }
-  let existed = false;
-  try {
-    const parsed = JSON.parse(result.stdout) as Array<{ results?: Array<{ existed?: number }> }>;
-    existed = (parsed[0]?.results?.[0]?.existed ?? 0) > 0;
-  } catch {
-    // Older output formats: the write succeeded, only the wording below is less precise.
+  const before = JSON.parse(result.stdout) as Array<{ results?: Array<{ role: string; createdAt: number }> }>;
+  const existing = before[0]?.results?.[0];
+  if (!existing) return console.log(`Created admin ${email} ("${name}") in ${where}.`);
+  if (existing.role !== "ROLE_ADMIN" && !values.promote) {
+    const registered = new Date(existing.createdAt).toISOString().slice(0, 16).replace("T", " ");
+    throw new UsageError(
+      `${email} is a customer account in ${where}, registered ${registered} UTC; nothing was changed. ` +
+        "If it is yours, run this again with --promote: it becomes an admin with the new password, and every session it had ends.",
+    );
   }
   console.log(
-    existed
-      ? `Updated ${email} in ${where}: now ROLE_ADMIN, name "${name}", password replaced.`
-      : `Created admin ${email} ("${name}") in ${where}.`,
+    `${existing.role === "ROLE_ADMIN" ? "Updated admin" : "Promoted customer"} ${email} in ${where}: ROLE_ADMIN, name "${name}", ` +
+      "password replaced; its earlier sessions and reset links no longer work.",
   );
 }
 
