@@ -139,6 +139,7 @@ describe("POST /api/product", () => {
     ["a price with 3 decimals", { price: 12.345 }, "price"],
     ["a negative price", { price: -1 }, "price"],
     ["a price of 0 (a product is never free)", { price: 0 }, "price"],
+    ["a price of 1e-9, 0 cents once kept in cents", { price: 1e-9 }, "price"],
     ["a null price", { price: null }, "price"],
     ["a negative stock", { stockQuantity: -1 }, "stockQuantity"],
     ["a fractional stock", { stockQuantity: 2.5 }, "stockQuantity"],

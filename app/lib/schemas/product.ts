@@ -45,8 +45,8 @@ export const productInputSchema = z.object({
   price: z
     .number({ error: (issue) => (issue.input === undefined ? "Price is required" : "Price must be a number") })
     .min(0, "Price cannot be negative")
-    // A shoe given away by a slip of the finger: a product is never free.
-    .refine((value) => value !== 0, "Price must be more than 0")
+    // A shoe given away by a slip of the finger: a product is never free. Judged in cents, as it is kept: 1e-9 is 0 cents.
+    .refine((value) => rupeesToCents(value) !== 0, "Price must be more than 0")
     .max(PRICE_MAX, "Price is too high")
     .refine((value) => rupeesToCents(value) !== null, "Price can have at most 2 decimals"),
   category: z.enum(CATEGORIES, { error: "Choose a category: Gents, Ladies, Kids or Accessories" }),
