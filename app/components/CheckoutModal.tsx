@@ -223,7 +223,15 @@ export function CheckoutModal({
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field name="customerName" label="Full name" autoComplete="name" defaultValue={user.name} errors={errors?.customerName} />
-          <Field name="customerEmail" label="Email" type="email" autoComplete="email" defaultValue={user.email} errors={errors?.customerEmail} />
+          <Field
+            name="customerEmail"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            defaultValue={user.email}
+            errors={errors?.customerEmail}
+            hint={`Order e-mails go to your account's address, ${user.email}`}
+          />
           <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={user.phone} errors={errors?.customerPhone} />
           <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={user.address} errors={errors?.shippingAddress} />
         </div>

@@ -9,7 +9,7 @@ import type { OrderInput, OrderView } from "~/lib/schemas/order";
 import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { abortedByTrigger, constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
-import { outboxValues, type Mailer } from "./outbox.server";
+import { firstAttemptAt, outboxValues, type Mailer } from "./outbox.server";
 import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
 const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users, emailOutbox } = schema;
@@ -94,7 +94,9 @@ function confirmationRow(db: Db, mailer: Mailer, user: SessionUser, input: Order
   return db
     .insert(emailOutbox)
     .values({
-      ...outboxValues({ kind: "ORDER_PLACED", to: input.customerEmail, userId: user.id, ...mail }),
+      // To the account, never to the address typed at checkout: anyone can register and send a slip, and the shop must
+      // not carry their words (the name and address are in the mail) to a stranger's inbox.
+      ...outboxValues({ kind: "ORDER_PLACED", to: user.email, userId: user.id, ...mail }),
       orderId: sql`${orderId}`,
       subject: withId(mail.subject),
       textBody: withId(mail.text),
@@ -366,7 +368,6 @@ export async function changeOrderStatus(
   if (order.status !== status) {
     // Worded for the move from the status read here: the UPDATE below changes the order only if it still has it.
     const mail = orderStatusMail({ orderNumber: String(orderId), orderUrl: orderUrl(mailer, orderId), customerName: order.customerName }, status, order.status);
-    const row = outboxValues({ kind: "ORDER_STATUS", to: order.customerEmail, orderId, userId: order.userId, orderStatus: status, ...mail });
     let mailIds: number[];
     try {
       // Written for D1 directly: Drizzle cannot put a statement of raw SQL with parameters into a batch.
@@ -376,12 +377,14 @@ export async function changeOrderStatus(
         .set({ status, statusChangedBy: admin.id })
         .where(and(eq(orders.id, orderId), eq(orders.status, order.status)))
         .toSQL();
+      // As the confirmation, to the account that placed the order (none once it is gone), never to the address typed
+      // at checkout. changes() is still the UPDATE's while this statement runs.
       const mailStatement = d1
         .prepare(
           `INSERT INTO email_outbox (kind, to_address, subject, text_body, html_body, order_id, user_id, order_status, next_attempt_at)
-           SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING id`,
+           SELECT 'ORDER_STATUS', users.email, ?, ?, ?, ?, users.id, ?, ? FROM users WHERE users.id = ? AND changes() = 1 RETURNING id`,
         )
-        .bind(row.kind, row.toAddress, row.subject, row.textBody, row.htmlBody, row.orderId ?? null, row.userId ?? null, row.orderStatus ?? null, row.nextAttemptAt);
+        .bind(mail.subject, mail.text, mail.html, orderId, status, firstAttemptAt(), order.userId);
       const [, inserted] = await d1.batch<{ id: number }>([d1.prepare(update.sql).bind(...update.params), ...(notifyCustomer ? [mailStatement] : [])]);
       mailIds = inserted?.results.map((mailRow) => mailRow.id) ?? [];
     } catch (error) {

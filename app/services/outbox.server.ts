@@ -93,6 +93,9 @@ export interface NewMail extends RenderedMail {
 }
 
 /** The columns of a new outbox row (for an insert inside the change's own batch). */
+/** When the sweep may first pick up a new row: the queue message written after its batch normally sends it before. */
+export const firstAttemptAt = (now = Date.now()) => now + SWEEP_GRACE_MS;
+
 export function outboxValues(mail: NewMail, now = Date.now()): typeof emailOutbox.$inferInsert {
   return {
     kind: mail.kind,
@@ -103,7 +106,7 @@ export function outboxValues(mail: NewMail, now = Date.now()): typeof emailOutbo
     orderId: mail.orderId ?? null,
     userId: mail.userId ?? null,
     orderStatus: mail.orderStatus ?? null,
-    nextAttemptAt: now + SWEEP_GRACE_MS,
+    nextAttemptAt: firstAttemptAt(now),
   };
 }
 

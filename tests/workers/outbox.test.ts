@@ -49,7 +49,9 @@ describe("the order confirmation", () => {
     const mails = await mailsOfOrder(order.id);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
-    expect(mail).toMatchObject({ kind: "ORDER_PLACED", to_address: "kasun.confirm@example.com", user_id: customer.id, order_id: order.id });
+    // To the account that placed it: the address typed at checkout is the order's contact, never a mail's recipient.
+    expect(mail).toMatchObject({ kind: "ORDER_PLACED", to_address: customer.email, user_id: customer.id, order_id: order.id });
+    expect(await mailRows("to_address = ?", "kasun.confirm@example.com")).toEqual([]);
     expect(mail.subject).toBe(`Stride order #${order.id}: we have your order`);
     // The placeholder the batch renders with is gone everywhere: the real order id stands in its place.
     for (const part of [mail.subject, mail.text_body, mail.html_body]) expect(part).not.toMatch(/ORDER-[0-9a-f-]{36}/);
@@ -77,7 +79,7 @@ describe("the order confirmation", () => {
     const response = await postCheckout(checkoutForm({ customerEmail: "form.buyer@example.com" }), buyer.cookie);
     expect(response.status).toBe(302);
     const orderId = Number(response.headers.get("Location")!.match(/\/orders\/(\d+)/)![1]);
-    expect(await mailsOfOrder(orderId)).toMatchObject([{ kind: "ORDER_PLACED", to_address: "form.buyer@example.com" }]);
+    expect(await mailsOfOrder(orderId)).toMatchObject([{ kind: "ORDER_PLACED", to_address: buyer.email }]);
   });
 
   it("escapes every value in the HTML part: the customer's words and the catalogue's", async () => {
@@ -151,10 +153,11 @@ describe("status mails", () => {
 
   const statusMails = () => mailRows("order_id = ? AND kind = 'ORDER_STATUS'", orderId);
 
-  it("each status change writes one, in the customer's words, to the order's e-mail", async () => {
+  it("each status change writes one, in the customer's words, to the account that placed the order", async () => {
     expect((await putStatus(orderId, "CONFIRMED")).status).toBe(200);
     const [confirmed] = await statusMails();
-    expect(confirmed).toMatchObject({ to_address: "status.mail@example.com", user_id: customer.id, subject: `Stride order #${orderId}: your payment is confirmed` });
+    expect(confirmed).toMatchObject({ to_address: customer.email, user_id: customer.id, subject: `Stride order #${orderId}: your payment is confirmed` });
+    expect(await mailRows("to_address = ?", "status.mail@example.com")).toEqual([]);
     expect(confirmed.text_body).toContain("Hello Status Reader,");
     expect(confirmed.text_body).toContain("We have received your bank transfer and your order is confirmed.");
     expect(confirmed.text_body).toContain(`http://localhost/orders/${orderId}`);
