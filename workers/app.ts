@@ -2,7 +2,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { createRequestHandler } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
-import { discardUnreadBody } from "../app/lib/api.server";
+import { discardUnreadBody, errorJson } from "../app/lib/api.server";
 import { forgetExpiredEndedSessions, forgetOldAttempts } from "../app/services/auth.server";
 import { compactSearchIndex } from "../app/services/catalogue.server";
 import { createDb, type Db } from "../app/services/db.server";
@@ -43,6 +43,8 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * API answers its own 405s, with each path's methods.
  */
 const SCREEN_METHODS = new Set(["GET", "HEAD", "POST"]);
+/** What React Router hands to a resource route; any other method (TRACE, PROPFIND...) it refuses with a bare message. */
+const API_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
 /** The nightly cron of wrangler.jsonc: 21:30 UTC, three in the morning in Colombo, when the shop is quietest. */
 const NIGHTLY_CRON = "30 21 * * *";
@@ -160,6 +162,12 @@ export default {
       return secure(new Response(body, { status: 403, headers: { "Content-Type": "application/json; charset=utf-8" } }));
     }
 
+    if (api && !API_METHODS.has(request.method)) {
+      await discardUnreadBody(request);
+      // API.md's error shape. Allow names every method the API uses; a path's narrower list comes with the 405 the
+      // API's own table gives for one of these that the path lacks.
+      return secure(privateByDefault(errorJson(405, "Method not allowed", undefined, { Allow: [...API_METHODS].join(", ") })));
+    }
     if (!api && !SCREEN_METHODS.has(request.method)) {
       await discardUnreadBody(request);
       const refused = new Response("Method not allowed", { status: 405, headers: { Allow: [...SCREEN_METHODS].join(", "), "Content-Type": "text/plain; charset=utf-8" } });

@@ -16,11 +16,10 @@ export const ADDED_TO_CART = "Added to your cart";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 export const OUT_OF_STOCK = "This product is out of stock";
-export const SIZE_SOLD_OUT = "This size is sold out";
 export const GUEST_CART_FULL = `A cart holds at most ${GUEST_CART_MAX_LINES} different products`;
 
 /** Every reason an add to the cart is refused, as the cart service words it. */
-const CART_REFUSALS: ReadonlySet<string> = new Set([PRODUCT_NOT_FOUND, OUT_OF_STOCK, SIZE_SOLD_OUT, SELECT_A_SIZE, UNKNOWN_SIZE, ABOVE_STOCK, GUEST_CART_FULL]);
+const CART_REFUSALS: ReadonlySet<string> = new Set([PRODUCT_NOT_FOUND, OUT_OF_STOCK, SELECT_A_SIZE, UNKNOWN_SIZE, ABOVE_STOCK, GUEST_CART_FULL]);
 export const CART_ADD_FAILED = "Could not add this to your cart";
 
 /**

@@ -126,7 +126,7 @@ export async function readMultipartStream(request: Request, limits: UploadLimits
   };
 
   const fileSink = (field: string, filename: string): Sink => {
-    const file: UploadedFile = { field, name: filename.slice(0, 200) || "image", size: 0, type: null, bytes: null, problem: null };
+    const file: UploadedFile = { field, name: uploadedName(filename), size: 0, type: null, bytes: null, problem: null };
     let head = new Uint8Array(0);
     let parts: Uint8Array[] | null = [];
     let sniffed = false;
@@ -237,4 +237,14 @@ export async function readMultipartStream(request: Request, limits: UploadLimits
     throw badRequest(MALFORMED);
   }
   return { fields, files };
+}
+
+/**
+ * The file name a client sent, as the product's `imageName` keeps it: only its last part (a browser sends no folder,
+ * a script may send "../../x.png"), without control characters, at most 200 characters. A label only: storage keys are
+ * made by the server.
+ */
+export function uploadedName(filename: string): string {
+  const lastPart = filename.split(/[/\\]/).pop() ?? "";
+  return [...lastPart.replace(/[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu, "").trim()].slice(0, 200).join("") || "image";
 }

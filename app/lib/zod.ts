@@ -18,6 +18,9 @@ export const typeError =
   (issue: { code?: string; input?: unknown }) =>
     issue.code === "invalid_type" ? (issue.input === undefined ? missing : wrongType) : undefined;
 
+/** An empty query parameter or form field (`?category=`, a blank search box or date) is the same as none. */
+export const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
+
 /** A record's id as a form posts it (a hidden field): digits, a positive whole number; `notFound` for anything else. */
 export const formIdField = (notFound: string) =>
   z.string({ error: notFound }).regex(/^\d{1,15}$/, notFound).transform(Number).pipe(z.number().int().min(1, notFound));

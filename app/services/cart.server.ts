@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 
-import { ABOVE_STOCK, GUEST_CART_FULL, isPurchasable, OUT_OF_STOCK, PRODUCT_NOT_FOUND, SIZE_SOLD_OUT } from "~/lib/availability";
+import { ABOVE_STOCK, GUEST_CART_FULL, OUT_OF_STOCK, PRODUCT_NOT_FOUND } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
 import { GUEST_CART_MAX_LINES } from "~/lib/constants";
 import type { GuestCartLine } from "~/lib/guest-cart";
@@ -101,14 +101,17 @@ export async function getGuestCart(db: Db, lines: GuestCartLine[]): Promise<Cart
 /** The cookie's form of cart lines: what a visitor's cart keeps once stale lines are dropped. */
 export const toGuestLines = (lines: CartLine[]): GuestCartLine[] => lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
 
-/** The product and the size a shopper adds: 404 for no product, 409 when it cannot be bought, 400 without a needed size. */
+/**
+ * The product and the size a shopper adds: 404 for no product, 400 without a needed size, 409 when it cannot be
+ * bought. A sold-out size (or product) is API.md's quantity above stock, in its words; a product taken off sale is not.
+ */
 async function purchasableSize(db: Db, productId: number, sizeId: number | undefined) {
   const found = (await loadProductsWithSizes(db, [productId])).get(productId);
   if (!found) throw notFound(PRODUCT_NOT_FOUND);
   const { product, sizes } = found;
-  if (!isPurchasable(product)) throw conflict(OUT_OF_STOCK);
+  if (!product.productAvailable) throw conflict(OUT_OF_STOCK);
   const size = chooseSize(sizes, sizeId);
-  if (size.stockQuantity <= 0) throw conflict(SIZE_SOLD_OUT);
+  if (size.stockQuantity <= 0) throw conflict(ABOVE_STOCK);
   return { product, size };
 }
 

@@ -54,7 +54,8 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
   const lines = new Map<number, OrderLine>();
   for (const [index, { productId, sizeId, quantity }] of items.entries()) {
     const found = catalogue.get(productId);
-    if (!found) throw badRequest(`Product ${productId} does not exist`, { [`orderItems.${index}.productId`]: [`Product ${productId} does not exist`] });
+    // 404 as for the cart and the reviews (API.md: no such resource), naming the line at fault.
+    if (!found) throw new HttpError(404, `Product ${productId} does not exist`, { [`orderItems.${index}.productId`]: [`Product ${productId} does not exist`] });
     const { product, sizes } = found;
     const size = chooseSize(sizes, sizeId, `orderItems.${index}.sizeId`);
     const line = lines.get(size.id);

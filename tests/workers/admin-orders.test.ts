@@ -141,6 +141,10 @@ describe("GET /api/orders/admin/all", () => {
     }
     expect((await listOrders(admin.token, "SHIPPED")).map((order) => order.id)).toContain(first.id);
     expect((await listOrders(admin.token, "PENDING")).map((order) => order.id)).not.toContain(first.id);
+    // An empty status (a client's "any" option) is the same as none.
+    const blank = await call("/api/orders/admin/all?status=", { headers: authHeader(admin.token) });
+    expect(blank.status).toBe(200);
+    expect(((await blank.json()) as { id: number }[]).map((order) => order.id)).toEqual((await listOrders(admin.token)).map((order) => order.id));
   });
 
   it("the slip comes back with its bytes and the type they show, inline", async () => {

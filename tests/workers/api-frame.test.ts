@@ -43,6 +43,15 @@ describe("API frame", () => {
     });
   }
 
+  for (const method of ["PROPFIND", "OPTIONS", "PURGE"]) {
+    it(`${method}, which no API path has, is a JSON 405 "Method not allowed", not React Router's bare refusal`, async () => {
+      const response = await call("/api/products", { method });
+      expect(response.status).toBe(405);
+      expect(await response.json()).toEqual({ message: "Method not allowed" });
+      expect(response.headers.get("Allow")).toBe("GET, HEAD, POST, PUT, PATCH, DELETE");
+    });
+  }
+
   it("every /api answer is application/json, whatever its status", async () => {
     const user = await register();
     const token = await login(user.email);

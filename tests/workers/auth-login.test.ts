@@ -72,6 +72,12 @@ describe("POST /api/auth/login", () => {
     expect(await response.json()).toEqual({ message: "Invalid email or password." });
   });
 
+  it("an e-mail no account can have (not an address at all) is the same 401, not bad input", async () => {
+    const response = await attempt("not-an-address", "whatever1");
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: "Invalid email or password." });
+  });
+
   it("the password is case-sensitive", async () => {
     const response = await attempt(user.email, user.password.toUpperCase());
     expect(response.status).toBe(401);
@@ -100,7 +106,9 @@ describe("POST /api/auth/login", () => {
     const response = await apiJson("POST", LOGIN, { email: user.email });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { fieldErrors?: Record<string, string[]> };
-    expect(body.fieldErrors?.password?.length).toBeGreaterThan(0);
+    expect(body.fieldErrors?.password).toEqual(["Password is required"]);
+    const noEmail = (await (await apiJson("POST", LOGIN, { password: "x" })).json()) as { fieldErrors?: Record<string, string[]> };
+    expect(noEmail.fieldErrors?.email).toEqual(["Email is required"]);
   });
 
   describe("rate limit", () => {

@@ -101,11 +101,17 @@ describe("POST /api/auth/register", () => {
       });
     }
 
-    it("every field missing names all five", async () => {
+    it("every field missing names all five, each in words ('Name is required'), not the parser's", async () => {
       const response = await apiJson("POST", REGISTER, {});
       expect(response.status).toBe(400);
       const error = await errorOf(response);
-      expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(["address", "email", "name", "password", "phone"]);
+      expect(error.fieldErrors).toEqual({
+        address: ["Address is required"],
+        email: ["Email is required"],
+        name: ["Name is required"],
+        password: ["Password is required"],
+        phone: ["Phone number is required"],
+      });
     });
 
     it("blank (whitespace-only) name and address", async () => {

@@ -498,7 +498,9 @@ describe("/admin/orders/{id}", () => {
     expect(subjects).toHaveLength(2);
     expect(subjects[0]).toMatch(new RegExp(`^Stride order #${placed.id}: (?!we have your order)`));
     expect(subjects[1]).toBe(`Stride order #${placed.id}: we have your order`);
-    expect(visibleText(emails)).toContain(`To ${placed.customerEmail}`);
+    // Sent to the account that placed the order, not to the address typed at checkout.
+    expect(visibleText(emails)).toContain(`To ${customer.email}`);
+    expect(visibleText(emails)).not.toContain(`To ${placed.customerEmail}`);
 
     const bulk = seeded.find((row) => row.name === "Bulk Buyer 5")!;
     const bulkText = visibleText(await screenHtml(`/admin/orders/${bulk.id}`, admin.cookie));

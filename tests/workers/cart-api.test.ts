@@ -75,11 +75,21 @@ describe("POST /api/cart/add", () => {
     expect(await cartRows(customer.id)).toEqual({});
   });
 
-  it("a sold-out or unavailable product is 409", async () => {
+  it("a sold-out product is 409 in API.md's words (1 is above a stock of 0); one taken off sale is 409 too", async () => {
     const soldOut = await fresh(0);
-    await expectApiError(await cartApi("POST", `/add?productId=${soldOut}`, customer.token), 409);
+    expect((await expectApiError(await cartApi("POST", `/add?productId=${soldOut}`, customer.token), 409)).message).toBe(ABOVE_STOCK);
     const hidden = await fresh(5, { productAvailable: false });
-    await expectApiError(await cartApi("POST", `/add?productId=${hidden}`, customer.token), 409);
+    expect((await expectApiError(await cartApi("POST", `/add?productId=${hidden}`, customer.token), 409)).message).toBe("This product is out of stock");
+    expect(await cartRows(customer.id)).toEqual({});
+  });
+
+  it("a quantity of any length above stock is 409, not bad input; an id of any length is no product (404)", async () => {
+    const id = await fresh(2);
+    for (const quantity of ["99999999999", "9".repeat(40)]) {
+      expect((await expectApiError(await cartApi("POST", `/add?productId=${id}&quantity=${quantity}`, customer.token), 409)).message).toBe(ABOVE_STOCK);
+      expect((await expectApiError(await cartApi("PUT", `/set?productId=${id}&quantity=${quantity}`, customer.token), 409)).message).toBe(ABOVE_STOCK);
+    }
+    await expectApiError(await cartApi("POST", `/add?productId=${"9".repeat(40)}`, customer.token), 404);
     expect(await cartRows(customer.id)).toEqual({});
   });
 
@@ -217,9 +227,11 @@ describe("POST /api/cart/merge", () => {
     expect(await cartRows(customer.id)).toEqual({ [existing]: 5, [capped]: 3, [added]: 4 });
   });
 
-  it("a new line above stock is capped at the stock", async () => {
+  it("a new line above stock is capped at the stock, however large the quantity", async () => {
     const id = await fresh(2);
     expect(quantities(await cartOk("POST", "/merge", customer.token, { items: [{ productId: id, quantity: 9 }] }))).toEqual({ [id]: 2 });
+    await cartOk("DELETE", "/clear", customer.token);
+    expect(quantities(await cartOk("POST", "/merge", customer.token, { items: [{ productId: id, quantity: 100_000 }] }))).toEqual({ [id]: 2 });
   });
 
   it("sold-out and unavailable products are skipped", async () => {

@@ -33,7 +33,7 @@ async function takeOffSale(productId: number) {
 /** The three ways a line of 3 pairs stops being buyable, each with the flag the cart shows and the refusal to raise it. */
 const changes = [
   { what: "the size's stock lowered to 1", flag: "Only 1 left", refusal: ABOVE_STOCK, apply: (p: ApiProduct) => setSizeStock(eu41(p), 1) },
-  { what: "the size sold out", flag: "Sold out in this size", refusal: "This size is sold out", apply: (p: ApiProduct) => setSizeStock(eu41(p), 0) },
+  { what: "the size sold out", flag: "Sold out in this size", refusal: ABOVE_STOCK, apply: (p: ApiProduct) => setSizeStock(eu41(p), 0) },
   { what: "the product marked unavailable", flag: "No longer available", refusal: "This product is out of stock", apply: (p: ApiProduct) => takeOffSale(p.id) },
 ];
 

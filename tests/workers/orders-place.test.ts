@@ -419,12 +419,29 @@ describe("POST /api/orders, refusals change nothing", () => {
     });
   }
 
-  it("an unknown product is refused (400 or 404), never a 500", async () => {
+  it("an unknown product is 404 (no such resource, as for the cart), naming the line", async () => {
     await expectNothingChanged(id, 2, async () => {
-      const response = await postOrder(orderForm(orderBody([{ productId: 987654, quantity: 1 }])), customer.token);
-      expect([400, 404]).toContain(response.status);
-      await expectApiError(response, response.status);
+      const body = await expectApiError(await postOrder(orderForm(orderBody([{ productId: 987654, quantity: 1 }])), customer.token), 404);
+      expect(body.fieldErrors?.["orderItems.0.productId"]).toEqual(["Product 987654 does not exist"]);
     });
+  });
+
+  it("a quantity far above stock is 409 'Insufficient stock', however large", async () => {
+    for (const quantity of [10_001, 1_000_000, Number.MAX_SAFE_INTEGER]) {
+      await expectNothingChanged(id, 2, async () => {
+        const body = await expectApiError(await postOrder(orderForm(orderBody([{ productId: id, quantity }])), customer.token), 409);
+        expect(body.message, String(quantity)).toMatch(/^Insufficient stock for /);
+      });
+    }
+  });
+
+  it("a name and a price sent with a line are ignored whatever they hold (null, text, a wrong price)", async () => {
+    const own = await product({ name: `Order Ignored Fields ${t}`, price: 4990, stockQuantity: 3 });
+    const response = await postOrder(orderForm(orderBody([{ productId: own, quantity: 1, productName: null, price: "1" }])), customer.token);
+    expect(response.status).toBe(201);
+    const order = (await response.json()) as Order;
+    expect(order.orderItems[0]).toMatchObject({ productName: `Order Ignored Fields ${t}`, price: 4990 });
+    expect(await stockOf(own)).toBe(2);
   });
 
   it("a visitor is 401", async () => {

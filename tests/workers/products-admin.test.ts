@@ -49,6 +49,19 @@ const post = (product: unknown, image: Upload | null = png(), token: string | nu
   sendMultipart("POST", "/api/product", productMultipart(product, image), token ?? undefined);
 
 describe("POST /api/product", () => {
+  it("keeps only the last part of the image's file name, without control characters, at most 200 characters", async () => {
+    for (const [sent, kept] of [
+      ["../../etc/pass\u0007wd.png", "passwd.png"],
+      ["C:\\Users\\amara\\shoe.png", "shoe.png"],
+      [`${"n".repeat(5000)}.png`, "n".repeat(200)],
+      ["../", "image"],
+    ]) {
+      const response = await post(productBody({ name: `Named Upload ${kept.length} ${sent.length}` }), { ...png("x.png"), name: sent });
+      expect(response.status, await response.clone().text()).toBe(201);
+      expect(((await response.json()) as ApiProduct).imageName, sent).toBe(kept);
+    }
+  });
+
   it("an admin creates a product: 201 and the Product, prices in rupees", async () => {
     const body = productBody({ name: "Admin Create Runner", brand: "Fleetfoot", price: 3499.5, category: "Ladies", stockQuantity: 12, releaseDate: "2026-06-15" });
     const keysBefore = await r2Keys();

@@ -103,6 +103,11 @@ describe("GET /api/products", () => {
     expect(ids(products)).not.toContain(idOf.B);
   });
 
+  it("an empty ?category= (SPEC's 'every category') lists every category, as no category does", async () => {
+    expect(ids(await getJson<ApiProduct[]>("/api/products?category="))).toEqual(ids(await getJson<ApiProduct[]>("/api/products")));
+    expect(ids(await getJson<ApiProduct[]>("/api/products?category=&page=1&pageSize=5"))).toEqual((await newestFirst()).slice(0, 5));
+  });
+
   for (const category of ["Shoes", "ladies", "GENTS", "Ladies'; DROP TABLE products; --"]) {
     it(`an unknown category (${JSON.stringify(category)}) is 400 with a message`, async () => {
       const body = await expectApiError(await call(`/api/products?${new URLSearchParams({ category })}`), 400);

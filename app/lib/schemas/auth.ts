@@ -5,32 +5,33 @@ import { EMAIL_MAX, PASSWORD_MIN, PHONE_DIGITS, ROLES } from "../constants";
 
 /** SPEC §8: a login refused, whatever the reason. */
 export const INVALID_CREDENTIALS = "Invalid email or password.";
-const requiredText = (message: string) => z.string().trim().min(1, message);
-const name = requiredText("Name is required").max(100, "Name must be at most 100 characters").check(plainText("Name"));
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, "Email is required")
-  .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
-  .pipe(z.email("Please enter a valid email address"));
+/** A required text field: missing or blank "X is required", of another type "X must be text". */
+const requiredText = (label: string) =>
+  z
+    .string({ error: typeError(`${label} is required`, `${label} must be text`) })
+    .trim()
+    .min(1, `${label} is required`);
+const name = requiredText("Name").max(100, "Name must be at most 100 characters").check(plainText("Name"));
+const emailText = requiredText("Email").toLowerCase().max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`);
+const email = emailText.pipe(z.email("Please enter a valid email address"));
 const phoneText = z.string({ error: typeError("Phone number is required", "Phone number must be text, such as \"0771234567\"") }).trim();
 const PHONE_MESSAGE = `Phone number must be exactly ${PHONE_DIGITS} digits`;
 const phone = phoneText.regex(new RegExp(`^\\d{${PHONE_DIGITS}}$`), PHONE_MESSAGE);
-const newPassword = z.string().min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`).max(200, "Password is too long");
+const newPassword = z.string({ error: typeError("Password is required", "Password must be text") }).min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`).max(200, "Password is too long");
 
 export const registerSchema = z.object({
   name,
   email,
   password: newPassword,
-  address: requiredText("Address is required").max(500, "Address must be at most 500 characters").check(plainText("Address", { lines: true })),
+  address: requiredText("Address").max(500, "Address must be at most 500 characters").check(plainText("Address", { lines: true })),
   phone,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const loginSchema = z.object({
-  email,
-  password: z.string().min(1, "Password is required").max(200, "Password is too long"),
+  // Any text: an address no account can have is a login refused like any other (401 INVALID_CREDENTIALS), not bad input.
+  email: emailText,
+  password: z.string({ error: typeError("Password is required", "Password must be text") }).min(1, "Password is required").max(200, "Password is too long"),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

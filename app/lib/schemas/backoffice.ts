@@ -1,4 +1,4 @@
-import { plainText, z } from "../zod";
+import { blankIsAbsent, plainText, z } from "../zod";
 
 import { ADMIN_SEARCH_MAX, CATEGORIES, type Category, type OrderStatus } from "../constants";
 import { orderStatusSchema } from "./order";
@@ -16,9 +16,6 @@ const positiveInt = (label: string, max = 1_000_000) =>
     .regex(/^\d{1,9}$/, `${label} must be a whole number`)
     .transform(Number)
     .pipe(z.number().int().min(1, `${label} must be at least 1`).max(max, `${label} must be at most ${max}`));
-
-/** An empty field (a form's blank search box or date) is the same as none. */
-const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 
 const searchParam = z.preprocess(
   (value) => (typeof value === "string" ? blankIsAbsent(value.trim()) : value),
@@ -58,7 +55,7 @@ const pagingFields = {
 
 /** GET /api/orders/admin/all and /admin/orders: status (any of the six), q, from and to (days, inclusive), page, pageSize. */
 export const adminOrderListQuerySchema = z
-  .object({ ...pagingFields, status: orderStatusSchema.optional(), from: dayParam("The start date"), to: dayParam("The end date") })
+  .object({ ...pagingFields, status: z.preprocess(blankIsAbsent, orderStatusSchema.optional()), from: dayParam("The start date"), to: dayParam("The end date") })
   .superRefine(rangeInOrder);
 export type AdminOrderListQuery = z.infer<typeof adminOrderListQuerySchema>;
 

@@ -23,7 +23,8 @@ export const checkoutCustomerSchema = z.object({
     .string({ error: typeError("Please enter your phone number", "Phone number must be text, such as \"0771234567\"") })
     .trim()
     .min(1, "Please enter your phone number")
-    .regex(/^\+?[\d\s-]{7,20}$/, "Please enter a valid phone number"),
+    .regex(/^\+?[\d\s().-]{7,20}$/, "Please enter a valid phone number")
+    .refine((phone) => phone.replace(/\D/g, "").length >= 7, "Please enter a valid phone number"),
   shippingAddress: z
     .string({ error: typeError("Please enter your shipping address", "Shipping address must be text") })
     .trim()
@@ -40,9 +41,10 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
         productId: z.number({ error: typeError("productId must be a number") }).int("productId must be a whole number").min(1, "productId must be at least 1"),
         // Optional (additive to API.md): which of the product's sizes; a one-size product needs none.
         sizeId: z.number({ error: typeError("sizeId must be a number") }).int("sizeId must be a whole number").min(1, "sizeId must be at least 1").optional(),
-        quantity: z.number({ error: typeError("quantity must be a number") }).int("quantity must be a whole number").min(1, "quantity must be at least 1").max(10_000, "quantity must be at most 10,000"),
-        productName: z.string().optional(),
-        price: z.number().optional(),
+        quantity: z.number({ error: typeError("quantity must be a number") }).int("quantity must be a whole number").min(1, "quantity must be at least 1"),
+        // Sent by some clients and ignored whatever they hold (API.md): the catalogue decides the name and the price.
+        productName: z.unknown().optional(),
+        price: z.unknown().optional(),
       }),
     )
     .min(1, "Your order has no items")

@@ -1,4 +1,4 @@
-import { plainText, typeError, z } from "../zod";
+import { blankIsAbsent, plainText, typeError, z } from "../zod";
 
 import { CATEGORIES, SORTS } from "../constants";
 import { rupeesToCents } from "../format";
@@ -217,7 +217,8 @@ function priceRangeInOrder(query: { minPrice?: number; maxPrice?: number }, ctx:
 
 export const listQuerySchema = z
   .object({
-    category: z.enum(CATEGORIES, { error: "Unknown category: use Gents, Ladies, Kids or Accessories" }).optional(),
+    // SPEC's category filter is "" for every category: sent as `?category=`, it means all of them.
+    category: z.preprocess(blankIsAbsent, z.enum(CATEGORIES, { error: "Unknown category: use Gents, Ladies, Kids or Accessories" }).optional()),
     page: positiveInt("page").optional(),
     pageSize: positiveInt("pageSize", MAX_PAGE_SIZE).optional(),
     sort: z.enum(SORTS, { error: `sort must be one of ${SORTS.join(", ")}` }).optional(),

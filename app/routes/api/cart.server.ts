@@ -16,7 +16,7 @@ const errors = {
   400: { description: "Bad input" },
   401: { description: "No token, or an invalid or expired one" },
   404: { description: "No such product" },
-  409: { description: "Cannot add more than available stock; a sold-out product or size" },
+  409: { description: "Cannot add more than available stock (a sold-out size or product too); This product is out of stock (taken off sale)" },
 } as const;
 
 export const cartApi = apiResource("/api/cart", {

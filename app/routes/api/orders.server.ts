@@ -21,6 +21,7 @@ export const ordersApi = apiResource("/api/orders", {
       201: { description: "The order, status PENDING", schema: orderSchema },
       400: { description: "Bad input (a missing field, a name or address with control characters, no items, a missing slip)" },
       401: auth401,
+      404: { description: "A line's product does not exist (fieldErrors names the line)" },
       409: { description: "Insufficient stock for {productName}; {productName} is no longer available (taken off sale); or the total differs from expectedTotal (a price changed)" },
       413: { description: "Slip of 10 MB or more" },
       415: { description: "Slip is not a JPEG, PNG or PDF (by its bytes)" },
