@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 
 import { isSecureRequest } from "~/lib/cookies";
 import { guestCartCookie } from "~/lib/guest-cart";
-import { clearSessionCookie, endCurrentSession } from "~/services/session.server";
+import { CLEAR_BROWSER_CACHE, clearSessionCookie, endCurrentSession } from "~/services/session.server";
 import type { Route } from "./+types/logout";
 
 // A POST, so a link or a prefetch can never log anyone out. It ends this device's session on the server (its token
@@ -12,6 +12,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(request));
   headers.append("Set-Cookie", guestCartCookie([], isSecureRequest(request)));
+  headers.set(CLEAR_BROWSER_CACHE.name, CLEAR_BROWSER_CACHE.value);
   return redirect("/login", { headers });
 }
 

@@ -391,8 +391,15 @@ function toOutboxEntry(row: Omit<OutboxEntry, "createdAt" | "sentAt"> & { create
   return { ...row, createdAt: new Date(row.createdAt).toISOString(), sentAt: row.sentAt === null ? null : new Date(row.sentAt).toISOString() };
 }
 
-/** One page of the outbox, newest first, optionally of one state; `hasMore` says whether another page follows. */
-export async function listOutbox(db: Db, { state, page }: { state?: MailState | null; page: number }): Promise<{ entries: OutboxEntry[]; hasMore: boolean }> {
+/**
+ * One page of the outbox, newest first, optionally of one state; `hasMore` says whether another page follows. A reset
+ * mail's link shows only when mail is kept, not sent (local runs read it there): a mail still waiting to be sent holds
+ * a link that works, and no admin may read it to take over a customer's account.
+ */
+export async function listOutbox(
+  db: Db,
+  { state, page, showResetLinks }: { state?: MailState | null; page: number; showResetLinks: boolean },
+): Promise<{ entries: OutboxEntry[]; hasMore: boolean }> {
   const rows = await db
     .select(outboxEntryColumns)
     .from(emailOutbox)
@@ -401,7 +408,8 @@ export async function listOutbox(db: Db, { state, page }: { state?: MailState | 
     .orderBy(desc(emailOutbox.id))
     .limit(OUTBOX_PAGE_SIZE + 1)
     .offset((page - 1) * OUTBOX_PAGE_SIZE);
-  return { entries: rows.slice(0, OUTBOX_PAGE_SIZE).map(toOutboxEntry), hasMore: rows.length > OUTBOX_PAGE_SIZE };
+  const shown = (row: (typeof rows)[number]) => (row.kind === "PASSWORD_RESET" && !showResetLinks ? { ...row, text: redactResetToken(row.text) } : row);
+  return { entries: rows.slice(0, OUTBOX_PAGE_SIZE).map(shown).map(toOutboxEntry), hasMore: rows.length > OUTBOX_PAGE_SIZE };
 }
 
 /** The mails written about one order, newest first (from email_outbox_order_idx): a confirmation and one per status change. */

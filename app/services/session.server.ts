@@ -215,6 +215,13 @@ export function renewSession(request: Request, context: AppLoadContext, token: s
   return sessionCookie(request, token);
 }
 
+/**
+ * Sent with a browser's logout: it drops what the browser cached of the shop (private pages are "no-cache", which a
+ * browser may keep on disk to revalidate), so an admin's customer lists do not stay on a shared computer. Not the
+ * cookies: the theme stays as chosen.
+ */
+export const CLEAR_BROWSER_CACHE = { name: "Clear-Site-Data", value: '"cache"' } as const;
+
 export function clearSessionCookie(request: Request): string {
   return serializeCookie(SESSION_COOKIE, "", { maxAge: 0, secure: isSecureRequest(request) });
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { expectApiError } from "./catalogue-helpers";
 import { apiJson, authHeader, call, cookiePair, login, postForm, register, testEnv, uniqueEmail, type TestUser } from "./helpers";
 import { mailRow, mailRows, runConsumer, sendMode } from "./outbox-helpers";
+import { createDb } from "../../app/services/db.server";
+import { listOutbox } from "../../app/services/outbox.server";
 
 // Password reset: 'Forgot password?' answers the same for every e-mail, a one-time link valid 30 minutes whose token
 // only the mail holds (the database keeps its SHA-256), the registration's password rules, every session ended, and
@@ -253,6 +255,21 @@ describe("the reset mail in the outbox", () => {
     expect(sent.text_body).toContain("/reset-password?token=[removed]");
     // The link in the mail itself still works: only the outbox's copy is gone.
     expect((await reset(token)).status).toBe(200);
+  });
+
+  it("is listed without its link while it waits to be sent, unless mail is only kept (a local run)", async () => {
+    const user = await register();
+    await forgot(user.email);
+    const { mail, token } = await resetMail(user.email);
+    await testEnv.DB.prepare("UPDATE email_outbox SET state = 'queued', attempts = 1, locked_until = NULL WHERE id = ?").bind(mail.id).run();
+    const listed = async (showResetLinks: boolean) =>
+      (await listOutbox(createDb(testEnv.DB), { state: "queued", page: 1, showResetLinks })).entries.find((entry) => entry.id === mail.id)!;
+    const sending = await listed(false);
+    expect(sending.text).not.toContain(token);
+    expect(sending.text).toContain("/reset-password?token=[removed]");
+    expect((await listed(true)).text).toContain(token);
+    // Only the list is redacted: the row still holds the link the sender needs.
+    expect((await mailRow(mail.id)).text_body).toContain(token);
   });
 });
 

@@ -342,6 +342,8 @@ describe("logout", () => {
     expect(cookieAttributes(session!)).toContain("path=/");
     expect(cart).toMatch(/^stride_cart=;/);
     expect(cookieAttributes(cart!)).toContain("max-age=0");
+    // The browser drops its copies of private pages (an admin's lists on a shared computer), not the theme's cookie.
+    expect(response.headers.get("Clear-Site-Data")).toBe('"cache"');
   });
 
   it("GET /logout logs nobody out (a link or prefetch cannot end a session)", async () => {

@@ -142,10 +142,16 @@ describe("logout ends the session on the server", () => {
     const response = await call("/api/auth/logout", { method: "POST", headers: authHeader(token) });
     expect(response.status).toBe(204);
     expect(response.headers.get("Set-Cookie")).toBeNull();
+    // A bearer client has no browser cache of the shop to clear; a cookie logout clears it (below).
+    expect(response.headers.get("Clear-Site-Data")).toBeNull();
+    const byCookie = await call("/api/auth/logout", { method: "POST", headers: { Cookie: `stride_session=${other}` } });
+    expect(byCookie.status).toBe(204);
+    expect(byCookie.headers.get("Clear-Site-Data")).toBe('"cache"');
+    const stillIn = await login(user.email);
     await expectDeadToken(await call(ME, { headers: authHeader(token) }));
     await expectDeadToken(await call("/api/auth/logout", { method: "POST", headers: authHeader(token) }));
     // Another login of the same user (another device) is not this session.
-    expect((await call(ME, { headers: authHeader(other) })).status).toBe(200);
+    expect((await call(ME, { headers: authHeader(stillIn) })).status).toBe(200);
     expect(await sessionVersion(user.id)).toBe(0);
   });
 

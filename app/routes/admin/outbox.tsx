@@ -66,7 +66,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const state = readState(url.searchParams.get("state"));
   const mode = context.cloudflare.env.MAIL_MODE === "send" ? ("send" as const) : ("keep" as const);
   try {
-    const { entries, hasMore } = await listOutbox(context.db, { state, page });
+    const { entries, hasMore } = await listOutbox(context.db, { state, page, showResetLinks: mode === "keep" });
     return { entries: entries.map(listed), hasMore, page, state, mode, error: null };
   } catch (error) {
     console.error("Admin outbox: reading the outbox failed", error);
