@@ -65,7 +65,8 @@ function CategoriesMenu() {
   );
 }
 
-function AccountLinks({ user }: { user: PublicUser | null }) {
+/** `labelled`: the phone menu's copy, where the profile icon has its word beside it (a bare icon in a list of words). */
+function AccountLinks({ user, labelled = false }: { user: PublicUser | null; labelled?: boolean }) {
   if (!user) {
     return (
       <>
@@ -82,6 +83,7 @@ function AccountLinks({ user }: { user: PublicUser | null }) {
     <>
       <AppLink to="/profile" className={linkClass(false)} aria-label={`Profile of ${user.name}`} title="Profile">
         <UserIcon className="size-6" />
+        {labelled && <span className="ml-2">Profile</span>}
       </AppLink>
       {/* A whole page load, as SPEC asks of a logout: nothing of the session stays in the page. */}
       <Form method="post" action="/logout" reloadDocument>
@@ -168,7 +170,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
             <div className="absolute inset-x-0 top-full z-30 space-y-3 border-b border-slate-200 bg-white px-4 py-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
               <div className="flex flex-wrap items-center gap-1">{primaryLinks}</div>
               <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-3 dark:border-slate-800">
-                <AccountLinks user={user} />
+                <AccountLinks user={user} labelled />
               </div>
             </div>
           </details>

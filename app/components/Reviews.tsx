@@ -237,7 +237,16 @@ function ReviewForm({
   // A refused review moves the focus to the field at fault (else it stays on the button it was sent with).
   const form = useFocusOnRefusal(outcome);
   return (
-    <fetcher.Form ref={form} method="post" action={`/product/${productId}`} className="mt-4 space-y-4" onSubmit={(event) => submitInPlace(fetcher, event, productId, announce)}>
+    // noValidate: an empty review gets the shop's message on the field ("Comment is required"), as every other form
+    // does, not the browser's bubble.
+    <fetcher.Form
+      ref={form}
+      method="post"
+      action={`/product/${productId}`}
+      className="mt-4 space-y-4"
+      noValidate
+      onSubmit={(event) => submitInPlace(fetcher, event, productId, announce)}
+    >
       <input type="hidden" name="intent" value={intent} />
       {review && <input type="hidden" name="reviewId" value={review.id} />}
       <input type="hidden" name="redirectTo" value={`/product/${productId}`} />

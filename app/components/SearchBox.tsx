@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 
 import type { ProductView } from "~/lib/schemas/product";
-import { quotedWords, searchWords } from "~/lib/search-index";
+import { quotedWords, shownSearchWords } from "~/lib/search-index";
 import { SearchIcon } from "./icons";
 
 export const NO_MATCH = "No shoes found with that name";
@@ -77,7 +77,7 @@ export function SearchBox({ id }: { id: string }) {
       const products = (await response.json()) as ProductView[];
       if (!request.signal.aborted) {
         setFound(products);
-        setByWords(response.headers.get("X-Search-Match") === "words" ? searchWords(keyword) : null);
+        setByWords(response.headers.get("X-Search-Match") === "words" ? shownSearchWords(keyword) : null);
       }
     } catch (error) {
       if (request.signal.aborted) return;
@@ -122,9 +122,12 @@ export function SearchBox({ id }: { id: string }) {
         method="get"
         action="/search"
         role="search"
-        onSubmit={() => {
+        onSubmit={(event) => {
           clearTimeout(timer.current);
           setOpen(false);
+          // On a touch screen the box keeps its keyboard open over the results while it has the focus: let go of it
+          // (the results' heading takes the focus, see RouteAnnouncer). With a mouse and keys, stay to refine.
+          if (window.matchMedia("(pointer: coarse)").matches) event.currentTarget.querySelector("input")?.blur();
         }}
       >
         <label htmlFor={id} className="sr-only">

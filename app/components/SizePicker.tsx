@@ -51,11 +51,11 @@ export function SizePicker({ productId, productName, category, sizes, available 
       {/* Described by the line under the sizes and, once the shopper tried without one, by the request to choose one. */}
       <fieldset ref={group} aria-describedby={missing ? `${missingId} ${hintId}` : hintId}>
         {/* The legend names the group; floated, so the size guide can sit on its line. */}
-        <legend className="float-left text-sm font-semibold">Size</legend>
+        <legend className="float-left text-sm font-semibold leading-11">Size</legend>
         <div className="flex justify-end">
           <SizeGuide category={category} />
         </div>
-        <div className="clear-both mt-3 grid grid-cols-4 gap-2 sm:grid-cols-6">
+        <div className="clear-both mt-1 grid grid-cols-4 gap-2 sm:grid-cols-6">
           {sizes.map((size) => {
             const soldOut = size.stockQuantity <= 0;
             const few = !soldOut && size.stockQuantity < FEW_LEFT;
@@ -126,7 +126,7 @@ function SizeGuide({ category }: { category: Category }) {
   return (
     // It covers the sizes on a phone: Escape, a tap elsewhere or the summary again put it away.
     <details ref={menu} className="relative text-sm">
-      <summary className="cursor-pointer list-none font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">Size guide</summary>
+      <summary className="inline-flex min-h-11 cursor-pointer list-none items-center font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">Size guide</summary>
       <div className="absolute right-0 z-20 mt-2 w-[min(22rem,calc(100vw-2rem))] rounded-2xl border border-slate-200 bg-white p-4 shadow-xl dark:border-slate-700 dark:bg-slate-900">
         <table className="w-full text-left text-sm tabular-nums">
           <caption className="mb-2 text-left font-semibold">{`${category}: find your size`}</caption>

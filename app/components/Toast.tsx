@@ -51,7 +51,7 @@ export function Toast({
   // Only the message is the live region: the link and Close beside it are not part of what is read out.
   return (
     <div
-      className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}
+      className={shown ? `fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-sm items-center justify-between gap-3 rounded-xl px-4 py-1.5 text-sm font-medium shadow-xl sm:left-auto sm:right-6 ${styles}` : "sr-only"}
       onMouseEnter={() => setHeld(true)}
       onMouseLeave={() => setHeld(false)}
       onFocus={() => setHeld(true)}
@@ -63,7 +63,7 @@ export function Toast({
         <span key={shows}>{shown ? message : ""}</span>
       </span>
       {shown && link && (
-        <AppLink to={link.to} className="ml-auto rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
+        <AppLink to={link.to} className="ml-auto inline-flex min-h-11 items-center rounded px-3 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
           {link.label}
         </AppLink>
       )}
@@ -74,7 +74,7 @@ export function Toast({
             setVisible(false);
             setHeld(false);
           }}
-          className="-mr-1 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100"
+          className="-mr-1 inline-flex min-h-11 items-center rounded px-3 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100"
         >
           Close
         </button>

@@ -106,6 +106,14 @@ const CATEGORY_WORDS: Readonly<Record<string, Category>> = {
   junior: "Kids",
 };
 
+/**
+ * searchWords as a note about the looser search names them: a word for a category by the category's name, the one it
+ * matched ("Ladies" for "ladies", which searchWords leaves as "ladie"), each once.
+ */
+export function shownSearchWords(keyword: string): string[] {
+  return [...new Set(searchWords(keyword).map((word) => CATEGORY_WORDS[word] ?? word))];
+}
+
 /** Words for any shoe: a product of every category but Accessories is one, whether or not its name says so. */
 const SHOE_WORDS: ReadonlySet<string> = new Set(["shoe", "footwear"]);
 const SHOE_CATEGORIES = CATEGORIES.filter((category) => category !== "Accessories");

@@ -5,6 +5,7 @@ import { FormAlert } from "~/components/Field";
 import { OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime } from "~/lib/format";
+import { groupedPhone } from "~/lib/phone";
 import { HttpError, parseId } from "~/lib/http";
 import { orderFor, readOrder } from "~/services/orders.server";
 import { requireUser, requireUserWhileReading } from "~/services/session.server";
@@ -32,7 +33,7 @@ export default function OrderPage() {
   const [searchParams] = useSearchParams();
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
-      <Link to="/orders" className="text-sm text-slate-600 hover:underline dark:text-slate-400">
+      <Link to="/orders" className="-mt-3 flex min-h-11 w-fit items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← My Orders
       </Link>
       {searchParams.has("placed") && (
@@ -53,7 +54,7 @@ export default function OrderPage() {
               Delivery
             </h2>
             <p className="mt-2">{order.customerName}</p>
-            <p>{order.customerPhone}</p>
+            <p>{groupedPhone(order.customerPhone)}</p>
             <p>{order.customerEmail}</p>
             <p className="mt-2 whitespace-pre-line">{order.shippingAddress}</p>
             {order.hasBankSlip && (

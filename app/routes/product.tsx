@@ -185,12 +185,13 @@ export default function ProductPage() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
-        <Link to="/" className="hover:underline">
+      {/* Links a finger can hit (44 px tall), in a line no taller than before the page's top padding. */}
+      <nav aria-label="Breadcrumb" className="-mt-3 text-sm text-slate-500 dark:text-slate-400">
+        <Link to="/" className="inline-flex min-h-11 items-center hover:underline">
           Home
         </Link>{" "}
         /{" "}
-        <Link to={`/?category=${product.category}`} className="hover:underline">
+        <Link to={`/?category=${product.category}`} className="inline-flex min-h-11 items-center hover:underline">
           {product.category}
         </Link>
       </nav>

@@ -8,7 +8,7 @@ import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
 import { activeFilterCount, compactListingUrl, withoutFilters } from "~/lib/catalogue-filters";
 import { PAGE_SIZE, searchScreenQuerySchema } from "~/lib/schemas/product";
-import { quotedWords } from "~/lib/search-index";
+import { quotedWords, shownSearchWords } from "~/lib/search-index";
 import { filterSizes } from "~/lib/sizes";
 import { readScreenQuery } from "~/services/catalogue-filters.server";
 import { PRODUCT_CARD, searchProducts } from "~/services/catalogue.server";
@@ -49,7 +49,7 @@ export default function SearchPage() {
       )}
       {words && products.length > 0 && (
         <p role="note" className="mt-6 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 wrap-anywhere dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
-          No product has “{keyword}” in its name. Showing products matching {quotedWords(words)}.
+          No product has “{keyword}” in its name. Showing products matching {quotedWords(shownSearchWords(keyword))}.
         </p>
       )}
       <div className="mt-6">

@@ -270,6 +270,23 @@ test("the search says when nothing matches, Escape closes it, and Enter opens th
   await expect(cards(page)).toHaveCount(0);
 });
 
+test.describe("on a touch screen", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("a search sent from the box lets go of it, so the phone's keyboard does not cover the results", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const input = searchBox(page);
+    await input.fill("sneakers");
+    await input.press("Enter");
+    await expect(page).toHaveURL((url) => url.pathname === "/search" && url.searchParams.get("keyword") === "sneakers");
+    await waitForHydration(page);
+    await expect(input).toHaveValue("sneakers");
+    await expect(input).not.toBeFocused();
+    // The results' heading has the focus instead (a screen reader starts there).
+    await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+  });
+});
+
 // ---- 3. admin add / update / delete ----
 
 test("an admin adds a product with a picture, finds it on the grid, updates it and deletes it", async ({ page }) => {

@@ -94,7 +94,12 @@ test("a customer reviews a product, edits it inline; another customer cannot edi
   await page.keyboard.press("ArrowRight");
   await expect(reviews.getByRole("radio", { name: "4 stars, Very Good" })).toBeChecked();
 
-  // A blank review is refused where it was typed: the message on the field, and the focus back in it.
+  // An empty review, then a blank one, are refused where they were typed: the message on the field (the shop's, not
+  // the browser's bubble), and the focus back in it.
+  await reviews.getByLabel("Your review").fill("");
+  await reviews.getByRole("button", { name: "Submit Review" }).click();
+  await expect(reviews.getByText("Comment is required")).toBeVisible();
+  await expect(reviews.getByLabel("Your review")).toBeFocused();
   await reviews.getByLabel("Your review").fill("   ");
   await reviews.getByRole("button", { name: "Submit Review" }).click();
   await expect(reviews.getByText("Comment is required")).toBeVisible();

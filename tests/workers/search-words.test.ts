@@ -168,7 +168,11 @@ describe("/search: the words' products when nothing has the keyword as typed", (
 
   it("several words are named, in the order typed", async () => {
     const html = await screen(`keyword=${encodeURIComponent("kids shoes")}`);
-    expect(note(html)).toBe("No product has “kids shoes” in its name. Showing products matching “kid” and “shoe”.");
+    expect(note(html)).toBe("No product has “kids shoes” in its name. Showing products matching “Kids” and “shoe”.");
+    // A word for a category is named by the category it matched, once ("ladie", as the search reads "ladies", is no word).
+    expect(note(await screen(`keyword=${encodeURIComponent("ladies womens shoes")}`))).toBe(
+      "No product has “ladies womens shoes” in its name. Showing products matching “Ladies” and “shoe”.",
+    );
     expect(cardCount(html)).toBe(2);
     expect(note(await screen(`keyword=${encodeURIComponent("Night shift sneakers")}`))).toBe(
       "No product has “Night shift sneakers” in its name. Showing products matching “night”, “shift” and “sneaker”.",
