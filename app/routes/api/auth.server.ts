@@ -122,7 +122,7 @@ export const authApi = apiResource("/api/auth", {
   }),
   "GET /admin/users": endpoint({
     summary:
-      "Every user, in the order they registered (admin), optionally those whose name, e-mail or phone starts with q. Without page or pageSize, every match " +
+      "Every user, in the order they registered (admin), optionally those matching q: every word of q starting a word of the name, in any order, or the e-mail or phone starting with q. Without page or pageSize, every match " +
       "(API.md's answer); with either, that page alone (pageSize 1 to 100, default 20), with X-Total-Count when the total is known exactly (always without q) " +
       "and a Link header (rel=\"next\") while more pages follow",
     auth: "admin",

@@ -41,7 +41,7 @@ export const ordersApi = apiResource("/api/orders", {
   }),
   "GET /admin/all": endpoint({
     summary:
-      "Every order, newest first (admin), optionally by status (any of the six), q (the order number exactly, or the start of the customer's name, e-mail or phone) " +
+      "Every order, newest first (admin), optionally by status (any of the six), q (the order number exactly; every word of q starting a word of the customer's name, in any order; or the start of the e-mail or phone) " +
       "and from/to (days YYYY-MM-DD in the shop's time zone, inclusive). Without page or pageSize, every match (API.md's answer); with either, that page alone " +
       "(pageSize 1 to 100, default 20), with X-Total-Count when the total is known exactly (always without q, from and to) and a Link header (rel=\"next\") while more pages follow",
     auth: "admin",
