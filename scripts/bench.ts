@@ -824,7 +824,7 @@ function printRun(run: Run) {
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
-/** The README's tables, same figures: one a catalogue size. */
+/** The tables of docs/performance.md ("Last run"), same figures: one a catalogue size. */
 function markdown(runs: Run[]): string {
   return runs
     .map((run) => {
@@ -934,7 +934,7 @@ async function main() {
     mkdirSync(BENCH_DIR, { recursive: true });
     writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
 
-    console.log(`\nREADME tables:\n\n${markdown(runs)}\n`);
+    console.log(`\nTables for docs/performance.md ("Last run"):\n\n${markdown(runs)}\n`);
     const misses = runs.flatMap((r) => {
       const size = r.products.toLocaleString("en-US");
       return [

@@ -1,7 +1,7 @@
 // After every write request the pages that showed what it changed leave the edge cache. Triggers on products, sizes,
 // pictures and reviews record each changed product in catalogue_changes (migrations/0010), whatever the code path;
 // here the recorded rows are read, their pages purged, and the rows taken out once the purge is accepted. A purge the
-// cache refuses (Workers Caching allows a few a minute, see README) leaves them for the next write to try again;
+// cache refuses (Workers Caching allows a few a minute, see docs/edge-cache.md) leaves them for the next write to try again;
 // meanwhile the pages' max age (60 s) bounds how old they can be.
 
 import { CATALOGUE_TAG, PRODUCT_PAGES_TAG, productTag } from "../app/lib/edge-cache";

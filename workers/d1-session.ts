@@ -2,7 +2,7 @@
 // carries no bookmark reads from any replica (a GET) or starts at the primary (a write); one that carries the
 // bookmark of its client's last write reads a replica at least that new, so a shopper or an admin always sees their
 // own writes. Screens keep the bookmark in a cookie set by each write; API clients get it in the x-d1-bookmark
-// header of every answer and send it back in the same header. README: "Edge cache and read replicas".
+// header of every answer and send it back in the same header. docs/edge-cache.md.
 
 import { isSecureRequest, readCookie, serializeCookie } from "../app/lib/cookies";
 

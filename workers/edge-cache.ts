@@ -1,6 +1,6 @@
 // The shared cache in front of the catalogue: the pages every anonymous visitor with an empty cart sees alike (the
 // grid in all its filters and pages, product pages, search, the sitemaps and robots.txt). Anything that depends on who
-// asks (a session, a cart, an admin's buttons, a Set-Cookie) never goes near it. README: "Edge cache and read replicas".
+// asks (a session, a cart, an admin's buttons, a Set-Cookie) never goes near it. docs/edge-cache.md.
 //
 // On Cloudflare the pages come from Workers Caching: the CataloguePages entrypoint has caching enabled (wrangler.jsonc
 // "exports"), the gateway calls it through ctx.exports, so a hit never runs the Worker, and writes purge by Cache-Tag

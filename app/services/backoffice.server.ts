@@ -15,7 +15,7 @@ import { assembleOrderViews, orderHistoryOf, orderItemsOf, toOrderViews, type Hi
 // The back office's lists at scale (issue 16): a page of orders or users is read from an index (the ids first, from
 // the index alone, then only the rows shown), and its total comes from the counts the triggers of migrations/0013
 // keep, never from counting rows. A list those counts cannot total (a search, a date range) is counted only so far
-// (see countUpTo). README "The back office at scale" has the query plans.
+// (see countUpTo). docs/query-plans.md has the query plans.
 
 const { orders, users, orderCounts, userCounts, orderItems } = schema;
 

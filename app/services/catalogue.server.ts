@@ -141,7 +141,7 @@ async function firstRead<Results extends unknown[]>(db: Db, queries: [ReadQuery,
 /**
  * A page of the catalogue. The ids come from an index-only scan (with a brand, the brand's index for the sort; with a
  * size or a price range, the sort's index walked until the page is full, as far as a bound, then a sparse filter's
- * own index: see README "Filters at scale"), then only the rows shown are read. The total comes from the kept
+ * own index: see docs/query-plans.md, "Filters at scale"), then only the rows shown are read. The total comes from the kept
  * totals, never from counting products; a listing they cannot count reads one id more, to tell whether another page
  * follows. `withBrands` reads the brands the category's filter offers in the same round trip.
  */

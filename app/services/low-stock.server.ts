@@ -12,7 +12,7 @@ import { containsPattern, type Db, type ReadPlan, readTogether, schema } from ".
 // index alone, then only those sizes and their products; the totals are the rows low_stock_counts keeps. A search (q)
 // walks the same index in the same order, each entry joined to its product by primary key for the name and brand, so
 // it reads the low sizes (the few a shop has), never the catalogue; it is counted only so far (countUpTo), as the
-// orders' and users' searches are. README "The back office at scale" has the query plans.
+// orders' and users' searches are. docs/query-plans.md has the query plans.
 
 const { productSizes, products, lowStockCounts } = schema;
 

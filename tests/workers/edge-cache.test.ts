@@ -9,7 +9,7 @@ import { call, testEnv } from "./helpers";
 import { cartApi, newAdmin, newCustomer, orderBody, orderForm, placeOrder, postOrder } from "./order-helpers";
 
 // The shared edge cache (workers/edge-cache.ts): what it stores, for whom, and when a write purges it. In this runtime
-// the Cache API stands in for Workers Caching (README, "Edge cache and read replicas"); the rules under test are the same.
+// the Cache API stands in for Workers Caching (docs/edge-cache.md); the rules under test are the same.
 
 const t = tag();
 
