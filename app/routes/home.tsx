@@ -10,7 +10,7 @@ import { ReturnedAddToast } from "~/components/AddToCartButton";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { useSelectCommit } from "~/components/useSelectCommit";
 import { activeFilterCount, compactListingUrl, FILTER_PARAMS, nonEmptyParams, withoutFilters } from "~/lib/catalogue-filters";
-import { SORTS, type Sort } from "~/lib/constants";
+import { CATEGORIES, SORTS, type Sort } from "~/lib/constants";
 import { listQuerySchema, PAGE_SIZE } from "~/lib/schemas/product";
 import { filterSizes } from "~/lib/sizes";
 import { readScreenQuery } from "~/services/catalogue-filters.server";
@@ -120,10 +120,22 @@ export default function Home() {
           </a>
         </div>
       ) : (
-        <section className="mt-6 overflow-hidden rounded-3xl bg-gradient-to-br from-slate-900 via-slate-800 to-brand-700 px-6 py-10 text-white sm:px-10 sm:py-14 dark:from-slate-900 dark:via-slate-900 dark:to-brand-700/60">
+        <section className="mt-6 overflow-hidden rounded-3xl bg-gradient-to-br from-slate-900 via-slate-800 to-brand-700 px-6 py-8 text-white sm:px-10 sm:py-14 dark:from-slate-900 dark:via-slate-900 dark:to-brand-700/60">
           <p className="text-sm font-semibold uppercase tracking-widest text-brand-100">New season</p>
           <h1 className="mt-2 max-w-xl text-3xl font-extrabold tracking-tight sm:text-4xl">Shoes for every step, delivered across Sri Lanka.</h1>
           <p className="mt-3 max-w-lg text-slate-200">Gents, ladies, kids and accessories. Pay by bank transfer; we confirm your slip and ship.</p>
+          {/* One tap to a category from the first screen: on a phone the navigation's categories are two taps into the menu. */}
+          <nav aria-label="Shop by category" className="mt-6 flex flex-wrap gap-2">
+            {CATEGORIES.map((name) => (
+              <AppLink
+                key={name}
+                to={`/?category=${name}`}
+                className="inline-flex min-h-11 items-center rounded-full bg-white/10 px-4 text-sm font-semibold text-white ring-1 ring-white/30 ring-inset hover:bg-white/20"
+              >
+                {name}
+              </AppLink>
+            ))}
+          </nav>
         </section>
       )}
 

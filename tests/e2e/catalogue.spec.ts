@@ -285,6 +285,17 @@ test.describe("on a touch screen", () => {
     // The results' heading has the focus instead (a screen reader starts there).
     await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
   });
+
+  test("a category is one tap away on the first screen, in the home page's 'Shop by category'", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const shortcuts = page.getByRole("navigation", { name: "Shop by category" });
+    await expect(shortcuts.getByRole("link")).toHaveText(["Gents", "Ladies", "Kids", "Accessories"]);
+    const kids = shortcuts.getByRole("link", { name: "Kids" });
+    expect((await kids.boundingBox())!.y + 44).toBeLessThan(844);
+    await kids.tap();
+    await expect(page).toHaveURL("/?category=Kids");
+    await expect(page.getByRole("heading", { level: 1, name: "Kids" })).toBeVisible();
+  });
 });
 
 // ---- 3. admin add / update / delete ----
