@@ -16,6 +16,7 @@ import {
 import "./app.css";
 import { useAppLinkNavigation } from "./components/AppLink";
 import { ErrorPage, NotFoundPage, ProductsLoadError } from "./components/ErrorPage";
+import { Footer, type ShopContact } from "./components/Footer";
 import { NavBar } from "./components/NavBar";
 import { RouteAnnouncer } from "./components/RouteAnnouncer";
 import { isTheme, type Theme } from "./lib/constants";
@@ -27,7 +28,17 @@ import type { Route } from "./+types/root";
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Both started at once: a visitor's cart count is read with the page's own batch (cartCountOf).
   const [user, cartCount] = await Promise.all([getOptionalUser(request, context), cartCountOf(request, context)]);
-  return { user, cartCount, theme: readTheme(request) };
+  return { user, cartCount, theme: readTheme(request), shop: shopContact(context.cloudflare.env) };
+}
+
+function shopContact(env: Env): ShopContact {
+  return {
+    phone: env.SHOP_PHONE?.trim() || null,
+    email: env.SHOP_EMAIL?.trim() || null,
+    deliveryNote: env.DELIVERY_NOTE?.trim() || null,
+    bankName: env.BANK_NAME,
+    legalName: env.BANK_ACCOUNT_NAME,
+  };
 }
 
 /** Screens that show no navigation bar declare `handle = { hideNav: true }`. */
@@ -92,6 +103,7 @@ function Frame({ children }: { children: ReactNode }) {
           children
         )}
       </main>
+      {!hideNav && data?.shop && <Footer contact={data.shop} />}
       <RouteAnnouncer />
     </div>
   );

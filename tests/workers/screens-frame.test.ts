@@ -67,6 +67,20 @@ describe("theme", () => {
 });
 
 describe("frame and navigation", () => {
+  it("every page but the account cards has a footer: the shop's phone and e-mail from its vars, delivery and payment", async () => {
+    const { env } = await import("cloudflare:test");
+    for (const path of ["/", "/cart", "/no-such-page"]) {
+      const html = await (await call(path)).text();
+      const footer = html.match(/<footer[\s\S]*<\/footer>/)?.[0] ?? "";
+      expect(footer, path).toContain(`href="tel:${env.SHOP_PHONE.replace(/[^\d+]/g, "")}"`);
+      expect(footer, path).toContain(`href="mailto:${env.SHOP_EMAIL}"`);
+      expect(footer, path).toContain(env.DELIVERY_NOTE);
+      expect(footer, path).toContain(`Pay by bank transfer to ${env.BANK_NAME}`);
+    }
+    // The login, register and profile cards stand alone, as they have no navigation bar (SPEC).
+    expect(await (await call("/login")).text()).not.toContain("<footer");
+  });
+
   it("/ shows the navigation bar with Login and Register for a visitor", async () => {
     const response = await call("/");
     expect(response.status).toBe(200);
