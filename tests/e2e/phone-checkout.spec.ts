@@ -109,3 +109,107 @@ for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
     });
   });
 }
+
+test.describe("the checkout on a phone", () => {
+  test.use({ viewport: PHONE.viewport, isMobile: PHONE.isMobile, hasTouch: PHONE.hasTouch });
+
+  test("a slip found wrong (its type, its size) makes Place Order unavailable, saying why, until a good slip is chosen", async ({ page, context, request, baseURL }) => {
+    test.slow(); // an 11 MB file goes into the page
+    const shoe = await ownShoe(request, 5);
+    try {
+      await customerWithCart(context, request, baseURL!, shoe);
+      await gotoHydrated(page, "/cart?checkout");
+      const dialog = page.getByRole("dialog", { name: "Checkout" });
+      const slip = dialog.getByLabel("Bank slip");
+      const placeOrder = dialog.getByRole("button", { name: /^Place Order/ });
+      const posts = ordersPosted(page);
+      await expect(placeOrder).toBeDisabled(); // no slip yet (SPEC)
+
+      for (const [file, message] of [
+        [notASlip, SLIP_TYPE],
+        [tooLargeSlip(), SLIP_SIZE],
+      ] as const) {
+        await slip.setInputFiles(file);
+        await expect(slip).toHaveAccessibleDescription(new RegExp(`^${message.replace(/[()]/g, "\\$&")}`));
+        // Unavailable, yet reachable with the reason: aria-disabled and described by the slip's message.
+        await expect(placeOrder).toHaveAttribute("aria-disabled", "true");
+        await expect(placeOrder).toHaveAccessibleDescription(message);
+        // A tap, or Enter on it, sends nothing and takes the shopper to the slip's field.
+        await placeOrder.tap({ force: true });
+        await expect(slip).toBeFocused();
+        await placeOrder.focus();
+        await page.keyboard.press("Enter");
+        await expect(slip).toBeFocused();
+        expect(posts, file.name).toEqual([]);
+      }
+
+      await slip.setInputFiles(goodSlip);
+      await expect(dialog.getByRole("img", { name: "Preview of your bank slip" })).toBeVisible();
+      await expect(placeOrder).toBeEnabled();
+      await expect(placeOrder).not.toHaveAttribute("aria-disabled");
+      await expect(placeOrder).toHaveAccessibleDescription("");
+    } finally {
+      await shoe.remove();
+    }
+  });
+
+  test("Copy puts the account number and the amount on the clipboard, by tap or keyboard, and says 'Copied'", async ({ page, context, request, baseURL }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
+    const shoe = await ownShoe(request, 5);
+    try {
+      await customerWithCart(context, request, baseURL!, shoe);
+      await gotoHydrated(page, "/cart?checkout");
+      const dialog = page.getByRole("dialog", { name: "Checkout" });
+      const details = dialog.getByTestId("bank-details");
+      const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+
+      const copyNumber = details.getByRole("button", { name: "Copy account number" });
+      const copyAmount = details.getByRole("button", { name: "Copy amount to transfer" });
+      for (const button of [copyNumber, copyAmount]) {
+        await expect(button).toHaveText("Copy");
+        expect((await button.boundingBox())!.height, "a tap target 44 px tall").toBeGreaterThanOrEqual(44);
+      }
+
+      // A tap: the number as a banking app's field takes it, without the spaces that group it for reading.
+      const shown = (await details.getByTestId("bank-account-number").textContent())!;
+      expect(shown).toMatch(/\d \d/);
+      await copyNumber.tap();
+      expect(await clipboard()).toBe(shown.replace(/\s+/g, ""));
+      const said = details.getByTestId("copy-status");
+      await expect(said.first()).toHaveText("Copied");
+      await expect(said.first()).toHaveAttribute("aria-live", "polite");
+      await expect(said.first()).toHaveText("", { timeout: 5_000 }); // it goes after a moment
+
+      // The keyboard: the amount, in plain figures with its cents (12,500.00 for one pair).
+      await expect(details.getByTestId("bank-amount")).toHaveText("LKR 12,500.00");
+      await expect(dialog.getByTestId("checkout-total")).toHaveText("LKR 12,500.00");
+      await copyAmount.focus();
+      await page.keyboard.press("Enter");
+      await expect(said.nth(1)).toHaveText("Copied");
+      expect(await clipboard()).toBe("12500.00");
+      await page.evaluate(() => navigator.clipboard.writeText(""));
+      await page.keyboard.press("Space");
+      await expect.poll(clipboard).toBe("12500.00");
+    } finally {
+      await shoe.remove();
+    }
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the bank details are there to select, without a Copy button that could not work", async ({ page, context, request, baseURL }) => {
+      const shoe = await ownShoe(request, 5);
+      try {
+        await customerWithCart(context, request, baseURL!, shoe);
+        await page.goto("/cart?checkout");
+        const details = page.getByRole("dialog", { name: "Checkout" }).getByTestId("bank-details");
+        await expect(details.getByTestId("bank-account-number")).toHaveText(/\d/);
+        await expect(details.getByTestId("bank-amount")).toHaveText("LKR 12,500.00");
+        await expect(details.getByRole("button")).toHaveCount(0);
+      } finally {
+        await shoe.remove();
+      }
+    });
+  });
+});
