@@ -18,6 +18,7 @@ import { useAppLinkNavigation } from "./components/AppLink";
 import { ErrorPage, NotFoundPage, ProductsLoadError } from "./components/ErrorPage";
 import { NavBar } from "./components/NavBar";
 import { RouteAnnouncer } from "./components/RouteAnnouncer";
+import { SignedInToast } from "./components/SignedInToast";
 import { isTheme, type Theme } from "./lib/constants";
 import { useNonce } from "./lib/nonce";
 import { readTheme } from "./lib/theme.server";
@@ -93,6 +94,7 @@ function Frame({ children }: { children: ReactNode }) {
         )}
       </main>
       <RouteAnnouncer />
+      <SignedInToast user={data?.user ?? null} />
     </div>
   );
 }

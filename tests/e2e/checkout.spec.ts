@@ -49,11 +49,11 @@ async function expectOrderPlacedPage(page: Page, orderId: string): Promise<void>
   await expect(cartLink(page, 0)).toBeVisible();
 }
 
-/** Registers a new customer through the screen, coming back to `redirect`. */
+/** Registers a new customer through the screen, coming back to `redirect` (welcomed there: `welcome=1`). */
 async function registerThrough(page: Page, user: ReturnType<typeof uniqueUser>, redirect: string): Promise<void> {
   await gotoHydrated(page, `/register?redirect=${encodeURIComponent(redirect)}`);
   await register(page, user);
-  await expect(page).toHaveURL(redirect);
+  await expect(page).toHaveURL(`${redirect}${redirect.includes("?") ? "&" : "?"}welcome=1`);
   await waitForHydration(page);
 }
 
@@ -457,7 +457,7 @@ test.describe("without JavaScript", () => {
     const user = uniqueUser();
     await page.goto("/register?redirect=%2Fcart");
     await register(page, user);
-    await expect(page).toHaveURL("/cart");
+    await expect(page).toHaveURL("/cart?welcome=1");
     // One pair in a size in stock, through the cart's own form endpoint, with the session's cookies. Which product
     // comes first depends on what the other tests (run beside this one) did, so the size is whatever it has in stock.
     type Listed = { id: number; name: string; productAvailable: boolean; sizes: { id: number; label: string; stockQuantity: number }[] };

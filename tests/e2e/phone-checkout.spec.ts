@@ -213,3 +213,78 @@ test.describe("the checkout on a phone", () => {
     });
   });
 });
+
+test("a login that puts the visit's items into a saved cart with lines says so once, on the page it lands on", async ({ page, context, request, baseURL }) => {
+  const shoe = await ownShoe(request, 5);
+  const other = await ownShoe(request, 5);
+  try {
+    // A customer with one pair saved, and a visit (not logged in) that put another shoe in the cart.
+    const user = uniqueUser();
+    expect((await request.post("/api/auth/register", { data: user })).status()).toBe(201);
+    expect((await request.post(`/api/cart/add?productId=${shoe.id}&sizeId=${shoe.sizeId}`, { headers: { Authorization: `Bearer ${await tokenOf(request, user)}` } })).status()).toBe(200);
+    await visitorCart(context, baseURL!, other, 1);
+
+    await gotoHydrated(page, "/login?redirect=%2F");
+    await logIn(page, user);
+    await expect(page).toHaveURL("/?merged=1");
+    const toast = page.getByText(CART_MERGED_MESSAGE, { exact: true });
+    await expect(toast).toBeVisible();
+    // Its way on is the cart, which holds both.
+    await page.getByRole("link", { name: "View cart" }).click();
+    await expect(page).toHaveURL("/cart");
+    await expect(page.getByTestId("cart-line")).toHaveCount(2);
+    await expect(toast).toHaveCount(0);
+  } finally {
+    await shoe.remove();
+    await other.remove();
+  }
+});
+
+for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
+  test.describe(`screenshots ${label}`, () => {
+    test.use({ viewport, isMobile, hasTouch });
+    for (const theme of ["light", "dark"] as const) {
+      test(`the cart's stock message, the checkout's Copy and refused slip, the login and registration toasts (${theme})`, async ({ page, context, request, baseURL }) => {
+        test.slow();
+        await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
+        await context.addCookies([{ name: "theme", value: `${theme}-theme`, url: baseURL! }]);
+        const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}-${theme}-${label}.png` });
+        const shoe = await ownShoe(request, 2);
+        try {
+          // The cart: + pressed at the stock.
+          await visitorCart(context, baseURL!, shoe, 2);
+          await gotoHydrated(page, "/cart");
+          await page.getByRole("button", { name: /^One more / }).click({ force: true });
+          await expect(page.getByRole("alert")).toHaveText(ABOVE_STOCK);
+          await shot("cart-stock");
+
+          // The checkout: the account number copied; then a slip refused, with Place Order unavailable.
+          await context.clearCookies({ name: "stride_cart" });
+          const user = await customerWithCart(context, request, baseURL!, shoe);
+          await gotoHydrated(page, "/cart?checkout");
+          const dialog = page.getByRole("dialog", { name: "Checkout" });
+          await dialog.getByRole("button", { name: "Copy account number" }).click();
+          await expect(dialog.getByTestId("copy-status").first()).toHaveText("Copied");
+          await shot("checkout-copy");
+          await dialog.getByLabel("Bank slip").setInputFiles(notASlip);
+          await expect(dialog.getByRole("button", { name: /^Place Order/ })).toHaveAttribute("aria-disabled", "true");
+          await dialog.getByRole("button", { name: /^Place Order/ }).scrollIntoViewIfNeeded();
+          await shot("checkout-refused-slip");
+
+          // The toasts, as the pages a login and a registration land on show them.
+          await gotoHydrated(page, "/cart?merged=1");
+          await expect(page.getByText(CART_MERGED_MESSAGE)).toBeVisible();
+          await shot("login-merged");
+          await gotoHydrated(page, "/?merged=1");
+          await expect(page.getByRole("link", { name: "View cart" })).toBeVisible();
+          await shot("login-merged-home");
+          await gotoHydrated(page, "/?welcome=1");
+          await expect(page.getByText(`Welcome to Stride, ${user.name.split(" ")[0]}: your account is ready`)).toBeVisible();
+          await shot("register-welcome");
+        } finally {
+          await shoe.remove();
+        }
+      });
+    }
+  });
+}
