@@ -19,6 +19,7 @@ import { ErrorPage, NotFoundPage, ProductsLoadError } from "./components/ErrorPa
 import { Footer, type ShopContact } from "./components/Footer";
 import { NavBar } from "./components/NavBar";
 import { RouteAnnouncer } from "./components/RouteAnnouncer";
+import { SignedInToast } from "./components/SignedInToast";
 import { isTheme, type Theme } from "./lib/constants";
 import { useNonce } from "./lib/nonce";
 import { readTheme } from "./lib/theme.server";
@@ -105,6 +106,7 @@ function Frame({ children }: { children: ReactNode }) {
       </main>
       {!hideNav && data?.shop && <Footer contact={data.shop} />}
       <RouteAnnouncer />
+      <SignedInToast user={data?.user ?? null} />
     </div>
   );
 }

@@ -8,17 +8,11 @@ import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
 import { checkoutCustomerSchema } from "~/lib/schemas/order";
+import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
 import { Modal } from "./Modal";
 
 export const CHECKOUT_CLOSE_MS = 2000;
-
-interface Bank {
-  name: string;
-  branch: string;
-  accountName: string;
-  accountNumber: string;
-}
 
 /** SPEC §8: the server's message if any, else one per status. */
 async function failureMessage(response: Response | null): Promise<string> {
@@ -29,6 +23,9 @@ async function failureMessage(response: Response | null): Promise<string> {
   if (body?.message) return body.message;
   return `Failed to place order. Error: ${response.status}.`;
 }
+
+/** The slip's field (its name, its id): its error line is `${SLIP_FIELD_ID}-error` (Field). */
+const SLIP_FIELD_ID = "bankSlip";
 
 const SLIP_PROBLEMS = new Set<string>(Object.values(BANK_SLIP_MESSAGES));
 
@@ -76,6 +73,8 @@ export function CheckoutModal({
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
+  // A slip chosen and found wrong (its type, its size): Place Order is unavailable until another is chosen.
+  const slipRefused = slip !== null && slipError !== null && !preparing;
   // Added up in cents, as the server does: a sum of rupee fractions drifts, and the total goes back as expectedTotal.
   const total = lines.reduce((sum, line) => sum + Math.round(line.unitPrice * 100) * line.quantity, 0) / 100;
   useEffect(() => setHydrated(true), []);
@@ -121,6 +120,9 @@ export function CheckoutModal({
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (placing || placed || preparingNow.current) return; // the button stays focusable meanwhile (aria-disabled)
+    // A slip found wrong when chosen holds the order back until another is chosen: the press sends nothing and takes
+    // the shopper to the field, where its message is (and is read with it).
+    if (slipRefused) return document.getElementById(SLIP_FIELD_ID)?.focus();
     setMessage(null);
     const values = Object.fromEntries(new FormData(event.currentTarget));
     const customer = checkoutCustomerSchema.safeParse(values);
@@ -174,28 +176,11 @@ export function CheckoutModal({
           Pay by bank transfer
         </h3>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-slate-700 dark:text-slate-300">
-          <li>Transfer the total below to our account.</li>
+          <li>Transfer the amount below to our account.</li>
           <li>Upload a photo or PDF of the bank slip here and place your order.</li>
           <li>We check the slip and confirm your order, usually within one working day.</li>
         </ol>
-        <dl className="mt-4 grid gap-x-6 gap-y-1 sm:grid-cols-2">
-          <div>
-            <dt className="text-slate-600 dark:text-slate-400">Bank</dt>
-            <dd className="font-medium">{bank.name}</dd>
-          </div>
-          <div>
-            <dt className="text-slate-600 dark:text-slate-400">Branch</dt>
-            <dd className="font-medium">{bank.branch}</dd>
-          </div>
-          <div>
-            <dt className="text-slate-600 dark:text-slate-400">Account name</dt>
-            <dd className="font-medium">{bank.accountName}</dd>
-          </div>
-          <div>
-            <dt className="text-slate-600 dark:text-slate-400">Account number</dt>
-            <dd className="font-mono font-semibold tracking-wide">{bank.accountNumber}</dd>
-          </div>
-        </dl>
+        <BankTransferDetails bank={bank} amount={total} />
       </section>
 
       <div className="mt-5 rounded-2xl border border-slate-200 p-4 text-sm dark:border-slate-800">
@@ -237,7 +222,7 @@ export function CheckoutModal({
         </div>
         <div aria-busy={preparing || undefined}>
           <Field
-            name="bankSlip"
+            name={SLIP_FIELD_ID}
             label="Bank slip"
             type="file"
             accept="image/jpeg,image/png,application/pdf"
@@ -267,8 +252,15 @@ export function CheckoutModal({
             Cancel
           </Link>
           {/* Disabled until a slip is chosen (before hydration the server checks it instead); while the slip is
-              prepared and while placing, aria-disabled only, so the focus stays on it. */}
-          <button type="submit" className="btn-primary" disabled={hydrated && !slip && !preparing && !placing && !placed} aria-disabled={preparing || placing || placed || undefined}>
+              prepared and while placing, aria-disabled only, so the focus stays on it. A slip found wrong makes it
+              unavailable too, aria-disabled so that it can still be reached and says why (the slip's message). */}
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={hydrated && !slip && !preparing && !placing && !placed}
+            aria-disabled={preparing || placing || placed || slipRefused || undefined}
+            aria-describedby={slipRefused ? `${SLIP_FIELD_ID}-error` : undefined}
+          >
             {preparing ? "Preparing slip..." : placing ? "Placing order..." : `Place Order · ${formatLkr(total)}`}
           </button>
         </div>

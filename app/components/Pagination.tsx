@@ -1,17 +1,12 @@
 import type { ReactNode } from "react";
 
-import { SAVED_PARAM } from "~/lib/restock";
+import { ONE_TIME_PARAMS } from "~/lib/one-time-params";
 import { AppLink } from "./AppLink";
-
-/**
- * What a page says once, when a form comes back to it (an add to the cart, a refused add, a product deleted or saved):
- * the toast's reason, not carried to another page of the list.
- */
-const ONE_TIME_PARAMS = ["added", "cartError", "deleted", SAVED_PARAM];
 
 /** The address of a page of the listing, the rest of the query kept (the first page has no `page`). */
 export function pageHref(search: URLSearchParams, target: number): string {
   const params = new URLSearchParams(search);
+  // What the page said once (its toast's reason) is not carried to another page of the list.
   for (const once of ONE_TIME_PARAMS) params.delete(once);
   if (target === 1) params.delete("page");
   else params.set("page", String(target));

@@ -11,18 +11,22 @@ export const VIEW_CART = { to: "/cart", label: "View cart" } as const;
  * A message that hides itself after 5000 ms (SPEC §9); `id` changes to show the same text again. The live region is
  * always in the page, empty while there is nothing to say, and the message is put into it: a region inserted together
  * with its text goes unannounced by many screen readers. So a screen that may show a toast renders <Toast> always,
- * with message null when there is none. `link` is where to go next, shown beside the message.
+ * with message null when there is none. `link` is where to go next, shown beside the message. `asStatus: false` keeps
+ * the region a polite live region without the status role: for a toast in every page (the root's), so that a page's own
+ * status message stays the one status it has.
  */
 export function Toast({
   message,
   tone = "success",
   id,
   link,
+  asStatus = true,
 }: {
   message: string | null;
   tone?: "success" | "error";
   id?: unknown;
   link?: { to: string; label: string };
+  asStatus?: boolean;
 }) {
   const [visible, setVisible] = useState(Boolean(message));
   // Counts the times shown: each is a new element in the live region, so the same words again (a second add) are read
@@ -59,7 +63,7 @@ export function Toast({
         if (!event.currentTarget.contains(event.relatedTarget)) setHeld(false);
       }}
     >
-      <span role="status" aria-live="polite">
+      <span role={asStatus ? "status" : undefined} aria-live="polite">
         <span key={shows}>{shown ? message : ""}</span>
       </span>
       {shown && link && (

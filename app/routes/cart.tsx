@@ -175,7 +175,8 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
   const atStock = quantity >= line.stockQuantity || !line.productAvailable;
   const problem = cartLineProblem({ ...line, quantity });
   const unbuyable = !isPurchasable(line);
-  const error = aboveStock && atStock && line.productAvailable ? ABOVE_STOCK : fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
+  const refused = aboveStock && atStock && line.productAvailable ? ABOVE_STOCK : fetcher.state === "idle" && fetcher.data?.ok === false ? fetcher.data.message : null;
+  const error = refused && refused !== problem ? refused : null;
   if (quantity <= 0) return null;
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
@@ -193,11 +194,6 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
           {problem && (
             <p className={`text-sm font-semibold ${unbuyable ? "text-red-700 dark:text-red-400" : "text-amber-800 dark:text-amber-300"}`} data-testid="cart-line-problem">
               {problem}
-            </p>
-          )}
-          {error && error !== problem && (
-            <p role="alert" className="field-error">
-              {error}
             </p>
           )}
         </div>
@@ -242,8 +238,16 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
               +
             </button>
           </fetcher.Form>
+          {/* Under the stepper, never above it: a message that came above pushed + from under the finger that pressed it.
+              On a phone it is a row of its own (and so starts the next); from sm up it wraps within the stepper's width
+              (contain-inline-size: the column does not widen and squeeze the product's name). */}
+          {error && (
+            <p role="alert" className="field-error basis-full sm:self-stretch sm:text-right sm:contain-inline-size" data-testid="cart-line-error">
+              {error}
+            </p>
+          )}
           {/* On a phone the line's total and Remove always start a row of their own, however long the total is. */}
-          <span className="basis-full sm:hidden" aria-hidden="true" />
+          {!error && <span className="basis-full sm:hidden" aria-hidden="true" />}
           {/* A flagged line is left out of the cart's total: crossed out here, and said so to a screen reader. */}
           <p className={`whitespace-nowrap font-bold sm:min-w-28 sm:text-right ${problem ? "text-slate-500 line-through dark:text-slate-400" : ""}`} data-testid="line-total">
             {formatPrice(line.unitPrice * quantity)}

@@ -37,7 +37,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     const user = await registerUser(context.db, parsed.data);
     // A new customer is logged in at once (a new row has the first session version).
     const token = await issueToken(user.id, INITIAL_SESSION_VERSION, context.cloudflare.env.JWT_SECRET);
-    return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")));
+    // The page it lands on welcomes the new customer.
+    return startSession(request, context, user.id, token, afterLoginPath(user, url.searchParams.get("redirect")), { welcome: true });
   } catch (error) {
     if (error instanceof HttpError) {
       // An e-mail with an account already: marked on its field, and the way in for its owner offered beside it.

@@ -195,22 +195,36 @@ export async function clearServerCart(db: Db, userId: number): Promise<void> {
   await db.delete(cartItems).where(eq(cartItems.userId, userId));
 }
 
+/** What a merge did: how many lines the saved cart held before it, and how many of its lines changed the cart. */
+export interface CartMerge {
+  savedLinesBefore: number;
+  linesMerged: number;
+}
+
 /**
  * Adds a visitor's lines to the saved cart (at login or registration): quantities add up, each line is capped at its
  * size's stock; products and sizes that are unknown, unavailable or sold out are skipped, and so is a product with
- * several sizes sent without one. One atomic batch.
+ * several sizes sent without one. One atomic batch, which first counts the saved lines (so the count is the cart's
+ * just before the merge). A line counts as merged when it was inserted or its quantity changed: a saved line already at
+ * its stock is left untouched (no row written), so it does not count.
  */
-export async function mergeIntoServerCart(db: Db, userId: number, lines: GuestCartLine[]): Promise<void> {
+export async function mergeIntoServerCart(db: Db, userId: number, lines: GuestCartLine[]): Promise<CartMerge> {
   const resolved = await getGuestCart(db, lines);
+  if (!resolved.length) return { savedLinesBefore: 0, linesMerged: 0 };
   const d1 = db.$client;
+  const count = d1.prepare("SELECT count(*) AS n FROM cart_items WHERE user_id = ?1").bind(userId);
   const merge = d1.prepare(`
     INSERT INTO cart_items (user_id, product_id, size_id, quantity)
     SELECT ?1, s.product_id, s.id, min(?3, s.stock_quantity) FROM product_sizes s JOIN products p ON p.id = s.product_id
       WHERE s.id = ?2 AND s.stock_quantity > 0 AND p.product_available = 1
     ON CONFLICT (user_id, size_id) DO UPDATE SET
-      quantity = min(cart_items.quantity + ?3, (SELECT stock_quantity FROM product_sizes WHERE id = excluded.size_id))`);
-  const statements = resolved.map(({ sizeId, quantity }) => merge.bind(userId, sizeId, quantity));
-  if (statements.length) await d1.batch(statements);
+      quantity = min(cart_items.quantity + ?3, (SELECT stock_quantity FROM product_sizes WHERE id = excluded.size_id))
+      WHERE cart_items.quantity <> min(cart_items.quantity + ?3, (SELECT stock_quantity FROM product_sizes WHERE id = excluded.size_id))`);
+  const [counted, ...merged] = await d1.batch([count, ...resolved.map(({ sizeId, quantity }) => merge.bind(userId, sizeId, quantity))]);
+  return {
+    savedLinesBefore: (counted.results[0] as { n: number }).n,
+    linesMerged: merged.filter((result) => result.meta.changes > 0).length,
+  };
 }
 
 const sameLine = (line: GuestCartLine, productId: number, sizeId: number) => line.productId === productId && line.sizeId === sizeId;

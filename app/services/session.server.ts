@@ -3,6 +3,7 @@ import { redirect, type AppLoadContext } from "react-router";
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
 import { guestCartCookie, guestCartCount, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
+import { CART_MERGED_PARAM, WELCOME_PARAM, withOneTimeParam, withoutOneTimeParams } from "~/lib/one-time-params";
 import type { CartLine } from "~/lib/schemas/cart";
 import { endSession, findSessionByToken, type SessionUser } from "./auth.server";
 import { guestCartPlan, mergeIntoServerCart } from "./cart.server";
@@ -241,16 +242,23 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
 
 /**
  * After a login or a registration on the web: the visitor's cookie cart joins the saved cart (and the cookie goes,
- * since the server cart is the one shown from now on), the session cookie is set, and the browser goes on.
+ * since the server cart is the one shown from now on), the session cookie is set, and the browser goes on. The page it
+ * lands on says once what happened (a one-time parameter, one-time-params.ts), and nothing an earlier page said: a
+ * registration welcomes the new customer; a login whose visit's lines went into a saved cart that already had lines
+ * says so, since the cart now holds more than the shopper just put in it. (Into an empty saved cart, the cart shown is
+ * the one they filled; when nothing of the visit could go in, sold out or gone, nothing was added.)
  */
-export async function startSession(request: Request, context: AppLoadContext, userId: number, token: string, to: string): Promise<Response> {
+export async function startSession(request: Request, context: AppLoadContext, userId: number, token: string, to: string, { welcome = false } = {}): Promise<Response> {
   const guestLines = guestCartOf(request, context);
   const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
+  let landing = withoutOneTimeParams(to);
   if (guestLines.length) {
-    await mergeIntoServerCart(context.db, userId, guestLines);
+    const { savedLinesBefore, linesMerged } = await mergeIntoServerCart(context.db, userId, guestLines);
     headers.append("Set-Cookie", writeGuestCart(request, context, []));
+    if (savedLinesBefore > 0 && linesMerged > 0) landing = withOneTimeParam(landing, CART_MERGED_PARAM);
   }
-  return redirect(to, { headers });
+  if (welcome) landing = withOneTimeParam(landing, WELCOME_PARAM);
+  return redirect(landing, { headers });
 }
 
 /** /login and /register: someone already logged in goes on to where they were going. */

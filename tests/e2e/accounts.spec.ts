@@ -13,7 +13,9 @@ test("a new shopper registers, logs out, logs back in and edits the profile", as
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeVisible();
   await register(page, user);
 
-  await expect(page).toHaveURL("/");
+  // ...where it is welcomed by its first name (a one-time parameter the root's toast reads).
+  await expect(page).toHaveURL("/?welcome=1");
+  await expect(page.getByText(`Welcome to Stride, ${user.name.split(" ")[0]}: your account is ready`, { exact: true })).toBeVisible();
   const profileLink = page.getByRole("link", { name: `Profile of ${user.name}` });
   await expect(profileLink).toBeVisible();
   await expect(page.getByRole("link", { name: "Login", exact: true })).toHaveCount(0);

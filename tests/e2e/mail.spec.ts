@@ -36,7 +36,7 @@ test("a checkout's confirmation is on /admin/outbox, and the admin's confirmatio
   const user = uniqueUser();
   await page.goto("/register?redirect=%2Fcart");
   await register(page, user);
-  await expect(page).toHaveURL("/cart");
+  await expect(page).toHaveURL("/cart?welcome=1");
   const catalogue = (await (await page.request.get("/api/products")).json()) as { id: number; name: string; stockQuantity: number; productAvailable: boolean; sizes: unknown[] }[];
   const product = catalogue.find((item) => isDemoProduct(item) && item.productAvailable && item.stockQuantity >= 3 && item.sizes.length === 1)!;
   expect((await page.request.post("/cart/add", { form: { productId: String(product.id) } })).ok()).toBe(true);

@@ -16,7 +16,7 @@ test("Add to Cart with no answer leaves the page and the cart as they were, with
   await gotoHydrated(page, "/register");
   await register(page, user);
   // Registered and logged in before the next page is asked for (going on at once could cut the registration off).
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL("/?welcome=1");
   await gotoHydrated(page, "/?category=Accessories");
   await dropPosts(page, "/cart/add");
   const card = page.getByTestId("product-card").filter({ has: page.getByRole("button", { name: /^Add to Cart: / }) }).first();
@@ -40,7 +40,7 @@ test("a review saved with no answer says 'Failed to update review. Please try ag
   await gotoHydrated(page, "/register");
   await register(page, user);
   // Registered and logged in before the next page is asked for (going on at once could cut the registration off).
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL("/?welcome=1");
   const products = (await (await request.get("/api/products")).json()) as { id: number; name: string }[];
   const product = products.find(isDemoProduct)!;
   await gotoHydrated(page, `/product/${product.id}`);

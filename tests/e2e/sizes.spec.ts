@@ -69,7 +69,7 @@ test("a visitor chooses a size, keeps it through registering, and buys it", asyn
   const user = uniqueUser();
   await gotoHydrated(page, "/register?redirect=%2Fcart");
   await register(page, user);
-  await expect(page).toHaveURL("/cart");
+  await expect(page).toHaveURL("/cart?welcome=1");
   await waitForHydration(page);
   const line = page.getByTestId("cart-line");
   await expect(line).toHaveCount(1);

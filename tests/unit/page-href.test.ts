@@ -12,4 +12,9 @@ describe("pageHref: a page of the list, the rest of the query kept", () => {
     expect(pageHref(new URLSearchParams("keyword=belt&added=12&page=1"), 2)).toBe("?keyword=belt&page=2");
     expect(pageHref(new URLSearchParams("cartError=Out&deleted=1&saved=3&category=Kids"), 2)).toBe("?category=Kids&page=2");
   });
+
+  it("leaves out what a login or a registration said once (the cart merged, the welcome)", () => {
+    expect(pageHref(new URLSearchParams("merged=1&category=Kids"), 2)).toBe("?category=Kids&page=2");
+    expect(pageHref(new URLSearchParams("welcome=1"), 3)).toBe("?page=3");
+  });
 });

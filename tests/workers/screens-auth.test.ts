@@ -211,7 +211,8 @@ describe("register screen", () => {
     const fields = form({ email: `New-${crypto.randomUUID()}@Example.com`, role: "ROLE_ADMIN" });
     const response = await postForm("/register", fields);
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/");
+    // The page it lands on welcomes the new customer (tests/workers/signed-in-notices.test.ts).
+    expect(response.headers.get("Location")).toBe("/?welcome=1");
     const header = setCookieFor(response, "stride_session");
     expect(header).toBeDefined();
     expect(cookieAttributes(header!)).toContain("httponly");
