@@ -67,7 +67,7 @@ export function Toast({
         <span key={shows}>{shown ? message : ""}</span>
       </span>
       {shown && link && (
-        <AppLink to={link.to} className="ml-auto inline-flex min-h-11 items-center rounded px-3 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
+        <AppLink to={link.to} className="ml-auto inline-flex min-h-11 shrink-0 items-center whitespace-nowrap rounded px-3 text-xs font-semibold uppercase tracking-wide underline underline-offset-2">
           {link.label}
         </AppLink>
       )}
@@ -78,7 +78,7 @@ export function Toast({
             setVisible(false);
             setHeld(false);
           }}
-          className="-mr-1 inline-flex min-h-11 items-center rounded px-3 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100"
+          className="-mr-1 inline-flex min-h-11 shrink-0 items-center whitespace-nowrap rounded px-3 text-xs font-semibold uppercase tracking-wide opacity-80 hover:opacity-100"
         >
           Close
         </button>
