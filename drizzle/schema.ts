@@ -418,3 +418,18 @@ export const lowStockCounts = sqliteTable("low_stock_counts", {
   category: text("category").primaryKey(),
   sizeCount: integer("size_count").notNull().default(0),
 });
+
+// The catalogue's words (lower-case runs of a to z, 4 to 30 letters, in product names, brands and categories), for the
+// search's spelling correction ("snekers" -> "sneakers", docs/catalogue.md). A product write adds its new words
+// (catalogue.server.ts); the nightly cron rebuilds the table, which drops the words no product uses any more and
+// recounts `uses` (how often the catalogue has the word: the tie-break between equally close corrections).
+// A correction reads the words of a few lengths beginning with the typed word's letter: (len, word) is that index.
+export const searchWords = sqliteTable(
+  "search_words",
+  {
+    word: text("word").primaryKey(),
+    len: integer("len").notNull(),
+    uses: integer("uses").notNull().default(1),
+  },
+  (t) => [index("search_words_len_word_idx").on(t.len, t.word)],
+);

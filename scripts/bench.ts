@@ -30,6 +30,7 @@ import { gzipSync } from "node:zlib";
 
 import { DEMO_PRODUCTS } from "./demo-catalogue";
 import { SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep, type SearchIndex } from "../app/lib/search-index";
+import { SEARCH_WORDS_REBUILD } from "../app/lib/spelling";
 import { hashPassword } from "../app/services/password.server";
 import { insertProducts, insertSizes } from "./lib/bench-catalogue";
 import { backOfficeStatements } from "./lib/bench-orders";
@@ -215,6 +216,8 @@ async function seed(from: number, to: number, imageKeys: string[] | null): Promi
       for (const index of indexes) for (let step = 0; step < SEARCH_INDEX_COMPACTION_STEPS; step++) await env.DB.prepare(searchIndexCompactionStep(index)).run();
     };
     await compact(["products_fts"]);
+    // The spelling correction's words, as the same cron makes them again.
+    await env.DB.batch([env.DB.prepare("DELETE FROM search_words"), env.DB.prepare(SEARCH_WORDS_REBUILD)]);
     if (from === 0) {
       await seedBackOffice(env, to);
       await compact(SEARCH_INDEXES.filter((index) => index !== "products_fts"));

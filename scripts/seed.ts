@@ -6,6 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 
 import * as schema from "../drizzle/schema";
+import { SEARCH_WORDS_REBUILD } from "../app/lib/spelling";
 import { hashPassword } from "../app/services/password.server";
 import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_PRODUCTS, demoSizes, type DemoUser } from "./demo-catalogue";
 import { drawProduct } from "./images/product-art";
@@ -105,6 +106,9 @@ async function main() {
       ...pictureRows.map((row) => db.insert(productImages).values(row)),
       // Seeded before the shop serves a page: no cached page to purge (migrations/0010).
       db.delete(catalogueChanges),
+      // The words of the names for the search's spelling correction (the migration filled it from no products).
+      db.delete(schema.searchWords),
+      db.run(sql.raw(SEARCH_WORDS_REBUILD)),
     ]);
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -4,7 +4,7 @@ import * as serverBuild from "virtual:react-router/server-build";
 
 import { discardUnreadBody, errorJson } from "../app/lib/api.server";
 import { forgetExpiredEndedSessions, forgetOldAttempts } from "../app/services/auth.server";
-import { compactSearchIndex } from "../app/services/catalogue.server";
+import { compactSearchIndex, rebuildSearchWords } from "../app/services/catalogue.server";
 import { createDb, type Db } from "../app/services/db.server";
 import { processMailBatch, sweepOutbox } from "../app/services/outbox.server";
 import { allowedCrossOrigin, isApiPath, isPreflight, preflightResponse, withCorsHeaders, withoutCookie } from "./cors";
@@ -196,12 +196,13 @@ export default {
   },
 
   // The cron triggers (wrangler.jsonc "triggers"): every five minutes, queued mails whose queue message was lost go on
-  // the queue again; every night, the search index is compacted, and the ended sessions of expired tokens and the
-  // counted attempts older than a day are forgotten.
+  // the queue again; every night, the search index is compacted and its words for spelling correction made again
+  // (search_words), and the ended sessions of expired tokens and the counted attempts older than a day are forgotten.
   async scheduled(controller, env) {
     const db = createDb(env.DB);
     if (controller.cron === NIGHTLY_CRON) {
       await compactSearchIndex(db);
+      await rebuildSearchWords(db);
       await forgetExpiredEndedSessions(db);
       await forgetOldAttempts(db);
     } else await sweepOutbox(db, env.MAIL_QUEUE);

@@ -7,8 +7,8 @@ export const API_PREFIX = "/api/";
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE"];
 /** The request headers the contract uses (lower case, as browsers send them in Access-Control-Request-Headers). */
 const ALLOWED_HEADERS = ["authorization", "content-type", "x-d1-bookmark"];
-/** Answer headers a client needs to read: paging, the login limit, a slip's file name, image validators, a search's match. */
-const EXPOSED_HEADERS = "X-Total-Count, Link, Retry-After, Content-Disposition, ETag, X-Auth-Token, X-D1-Bookmark, X-Search-Match";
+/** Answer headers a client needs to read: paging, the login limit, a slip's file name, image validators, a search's match and its correction. */
+const EXPOSED_HEADERS = "X-Total-Count, Link, Retry-After, Content-Disposition, ETag, X-Auth-Token, X-D1-Bookmark, X-Search-Match, X-Search-Corrected";
 /** How long a browser may reuse a preflight (Chromium caps it at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 

@@ -11,9 +11,10 @@ const SUGGESTIONS = 8;
 
 /**
  * The navigation's search: a GET form to /search (Enter, and without JavaScript), plus a live dropdown of matching
- * names from GET /api/products/search. It asks with fallback=words: the products that have the keyword as typed, or,
- * when none has, those with every word of it ("sneakers" suggests the sneakers), one request a keyword either way (a
- * second request after an empty answer would make the shopper wait twice as long for those). A new keyword aborts the request of the one before, so a slow answer to an
+ * names from GET /api/products/search. It asks with fallback=spelling: the products that have the keyword as typed, or,
+ * when none has, those with every word of it ("sneakers" suggests the sneakers), or, when none has those either, the
+ * products of the keyword with its spelling corrected ("snekers": "Did you mean “sneakers”?"), one request a keyword
+ * whichever it is (a second request after an empty answer would make the shopper wait twice as long for those). A new keyword aborts the request of the one before, so a slow answer to an
  * older keyword can never replace a newer one. A search that fails is logged, and the dropdown stays shut (SPEC:
  * "Search failure: logged only"): typing on a dropped connection must not take the page down.
  */
@@ -23,6 +24,8 @@ export function SearchBox({ id }: { id: string }) {
   const [found, setFound] = useState<ProductView[] | null>(null);
   // The words the suggestions have, when they are not the keyword as typed (the server's words: the same rule).
   const [byWords, setByWords] = useState<string[] | null>(null);
+  // The keyword as the server corrected it, when the suggestions are that keyword's ("snekers": "sneakers").
+  const [corrected, setCorrected] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const inFlight = useRef<AbortController>(undefined);
   const initial = location.pathname === "/search" ? (new URLSearchParams(location.search).get("keyword") ?? "") : "";
@@ -71,13 +74,15 @@ export function SearchBox({ id }: { id: string }) {
     setLoading(true);
     setOpen(true);
     try {
-      const query = new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS), fallback: "words" });
+      const query = new URLSearchParams({ keyword, page: "1", pageSize: String(SUGGESTIONS), fallback: "spelling" });
       const response = await fetch(`/api/products/search?${query}`, { signal: request.signal });
       if (!response.ok) throw new Error(`The search answered ${response.status}`);
       const products = (await response.json()) as ProductView[];
       if (!request.signal.aborted) {
         setFound(products);
-        setByWords(response.headers.get("X-Search-Match") === "words" ? shownSearchWords(keyword) : null);
+        const matched = response.headers.get("X-Search-Match");
+        setByWords(matched === "words" ? shownSearchWords(keyword) : null);
+        setCorrected(matched === "spelling" ? correctedHeader(response.headers) : null);
       }
     } catch (error) {
       if (request.signal.aborted) return;
@@ -155,12 +160,24 @@ export function SearchBox({ id }: { id: string }) {
       </Form>
       {showPanel && results.length > 0 && (
         <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
-          {byWords && (
-            <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400">
-              No exact match. Products matching {quotedWords(byWords)}:
+          {corrected ? (
+            <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400 wrap-anywhere">
+              Did you mean “{corrected}”?
             </p>
+          ) : (
+            byWords && (
+              <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400">
+                No exact match. Products matching {quotedWords(byWords)}:
+              </p>
+            )
           )}
-          <ul id={listId} role="listbox" aria-label="Matching products" aria-describedby={byWords ? `${listId}-words` : undefined} className="max-h-96 overflow-auto py-1">
+          <ul
+            id={listId}
+            role="listbox"
+            aria-label="Matching products"
+            aria-describedby={byWords || corrected ? `${listId}-words` : undefined}
+            className="max-h-96 overflow-auto py-1"
+          >
             {results.map((product, index) => (
               // The link is the option itself (a link inside an option is hidden from screen readers, and a second focus
               // stop): the focus stays in the input (aria-activedescendant), a click still follows the link.
@@ -196,4 +213,15 @@ export function SearchBox({ id }: { id: string }) {
       </p>
     </div>
   );
+}
+
+/** The corrected keyword of a search answer (X-Search-Corrected, URI-encoded: a header holds Latin-1 only). */
+function correctedHeader(headers: Headers): string | null {
+  const value = headers.get("X-Search-Corrected");
+  if (!value) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }

@@ -118,6 +118,12 @@ export function shownSearchWords(keyword: string): string[] {
 const SHOE_WORDS: ReadonlySet<string> = new Set(["shoe", "footwear"]);
 const SHOE_CATEGORIES = CATEGORIES.filter((category) => category !== "Accessories");
 
+/**
+ * Whether a word (as searchWords leaves it) means something beyond its letters: a category's products or any shoe. Such
+ * a word is understood, never taken for a spelling mistake ("mens" is in no name, and means the Gents).
+ */
+export const meansCategoryOrShoe = (word: string) => Object.hasOwn(CATEGORY_WORDS, word) || SHOE_WORDS.has(word);
+
 /** An FTS5 query for the products of any of the categories (the index's category column holds the name). */
 const inCategories = (categories: readonly Category[]) => `category : (${categories.map(ftsString).join(" OR ")})`;
 

@@ -17,29 +17,40 @@ import type { Route } from "./+types/search";
 // The full results page that Enter in the search box opens; a plain GET form, so it works without JavaScript. The
 // filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's. When no
 // product has the keyword as typed ("sneakers", "night shift sneaker"), the page shows those with every word of it,
-// made singular, and says so; its page links carry match=words, so page 2 continues that list.
+// made singular, and says so; its page links carry match=words, so page 2 continues that list. When those find nothing
+// either ("snekers"), the keyword with its misspelt words corrected ("sneakers"), said in the same way; its page links
+// carry corrected=<the corrected keyword>, so page 2 continues that list without correcting again.
 export async function loader({ context, url }: Route.LoaderArgs) {
   const compact = compactListingUrl(url);
   if (compact) throw redirect(compact);
   const keywordAsked = (url.searchParams.get("keyword") ?? "").trim();
   const { query, problems } = readScreenQuery(searchScreenQuerySchema, url.searchParams);
   // Without a keyword no filter is shown, so no brands are read.
-  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, depthReached: false, filters: {}, brands: [] as string[], words: null, problems };
+  if (!query?.keyword) return { keyword: keywordAsked, products: [], page: 1, hasMore: false, depthReached: false, filters: {}, brands: [] as string[], words: null, corrected: null, problems };
   const { keyword, page = 1, size, brand, minPrice, maxPrice, match } = query;
   const filters = { size, brand, minPrice, maxPrice };
-  const found = await searchProducts(context.db, keyword, { page, pageSize: PAGE_SIZE, filters, withBrands: true, match: match ?? "phrase-or-words" }, PRODUCT_CARD);
+  const options = { page, pageSize: PAGE_SIZE, filters, withBrands: true };
+  // A page after the first of corrected results searches the corrected keyword itself, the way page 1 did.
+  const found = query.corrected
+    ? { ...(await searchProducts(context.db, query.corrected, { ...options, match: "phrase-or-words" }, PRODUCT_CARD)), corrected: query.corrected }
+    : await searchProducts(context.db, keyword, { ...options, match: match ?? "phrase-or-words", spelling: !match }, PRODUCT_CARD);
   const { items, hasMore, depthReached, brands = [] } = found;
-  // The words searched for, when these are their products (the note above the grid names them).
-  const words = found.matched === "words" ? found.words : null;
-  return { keyword, products: items, page, hasMore, depthReached, filters, brands, words, problems };
+  // What the note above the grid names: the corrected keyword, or the words searched for, when these are their products.
+  const corrected = found.corrected ?? null;
+  const words = !corrected && found.matched === "words" ? found.words : null;
+  return { keyword, products: items, page, hasMore, depthReached, filters, brands, words, corrected, problems };
 }
 
 export default function SearchPage() {
-  const { keyword, products, page, hasMore, depthReached, filters, brands, words, problems } = useLoaderData<typeof loader>();
+  const { keyword, products, page, hasMore, depthReached, filters, brands, words, corrected, problems } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
-  // The words' results page on as the words' results, whatever a new product named since would change.
+  // The words' results page on as the words' results, and the corrected keyword's as its own, whatever a new product
+  // named since would change.
   const listParams = new URLSearchParams(searchParams);
-  if (words) listParams.set("match", "words");
+  if (corrected) {
+    listParams.set("corrected", corrected);
+    listParams.delete("match");
+  } else if (words) listParams.set("match", "words");
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       {/* A keyword of one long word (a pasted link, a held-down key) wraps instead of widening the page. */}
@@ -47,9 +58,10 @@ export default function SearchPage() {
       {keyword && (
         <Filters sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
       )}
-      {words && products.length > 0 && (
+      {(words || corrected) && products.length > 0 && (
         <p role="note" className="mt-6 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 wrap-anywhere dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
-          No product has “{keyword}” in its name. Showing products matching {quotedWords(shownSearchWords(keyword))}.
+          No product has “{keyword}” in its name.{" "}
+          {corrected ? <>Showing results for “{corrected}”.</> : <>Showing products matching {quotedWords(shownSearchWords(keyword))}.</>}
         </p>
       )}
       <div className="mt-6">

@@ -11,12 +11,13 @@ import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { allWordsQuery, ftsString, SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep, searchWords, TRIGRAM_MIN } from "~/lib/search-index";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
+import { CANDIDATES_MAX, candidateRange, correctedKeyword, correctionOf, SEARCH_WORDS_REBUILD, vocabularyWords, wordsToCheck, type Candidate } from "~/lib/spelling";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { containsPattern, type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
 import { insertSizes, newProductSizes, sizesPlan, sizeUpdates } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, versionBase, type PictureChanges, type ServedImage } from "./product-images.server";
 
-const { products, productImages } = schema;
+const { products, productImages, searchWords: vocabulary } = schema;
 type ProductRow = typeof products.$inferSelect;
 
 /** Without `page`, the list and search answers stop here rather than send a whole large catalogue. */
@@ -282,6 +283,12 @@ export const SEARCH_CANDIDATES_MAX = 10_000;
 export type SearchMatch = "phrase" | "words";
 
 /**
+ * Whose products a search answered with: the keyword's (SearchMatch), or, with `spelling`, the corrected keyword's
+ * (`corrected`: "snekers" answered as "sneakers", see spellingCorrection).
+ */
+export type Matched = SearchMatch | "spelling";
+
+/**
  * The ids of a page of the products an FTS5 query matches, newest first. With filters, the newest matches are joined
  * to their products and checked until the page is full. The matches come in order from their subquery (run as a
  * co-routine, read as it yields), as listProducts' walk does; CROSS JOIN keeps them the outer loop (else SQLite may
@@ -312,9 +319,10 @@ export async function searchProducts<View>(
     filters = {},
     withBrands = false,
     match = "phrase",
-  }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean; match?: SearchMatch | "phrase-or-words" },
+    spelling = false,
+  }: { page?: number; pageSize?: number; filters?: CatalogueFilters; withBrands?: boolean; match?: SearchMatch | "phrase-or-words"; spelling?: boolean },
   shape: ProductShape<View>,
-): Promise<{ items: View[]; hasMore: boolean; depthReached: boolean; brands?: string[]; matched: SearchMatch; words: string[] }> {
+): Promise<{ items: View[]; hasMore: boolean; depthReached: boolean; brands?: string[]; matched: Matched; words: string[]; corrected?: string }> {
   const size = Math.min(pageSize, MAX_PAGE_SIZE);
   const offset = (page - 1) * size;
   const words = match === "phrase" ? [] : searchWords(keyword);
@@ -360,7 +368,61 @@ export async function searchProducts<View>(
   // The phrase's rows come first, unless only the words were asked; the words' are empty whenever the phrase is used.
   const [rows, matched]: [Record<string, unknown>[], SearchMatch] =
     match === "words" ? [first, "words"] : second?.length ? [second, "words"] : [first, "phrase"];
-  return { items: rows.slice(0, size).map(shape.toView), ...whatFollows(rows.length > size, page, size), brands, matched, words };
+  const found = { items: rows.slice(0, size).map(shape.toView), ...whatFollows(rows.length > size, page, size), brands, matched, words };
+  if (rows.length || !spelling) return found;
+  // Nothing at all: the last resort, the keyword with its misspelt words corrected, searched the same way (phrase, then
+  // words). Only here, so a search that finds something never pays for it; on a miss, at most two more round trips.
+  const corrected = await spellingCorrection(db, keyword);
+  if (!corrected) return found;
+  const again = await searchProducts(db, corrected, { page, pageSize: size, filters, match: "phrase-or-words" }, shape);
+  return again.items.length ? { ...again, brands, matched: "spelling", corrected } : found;
+}
+
+/**
+ * The keyword with each word the catalogue does not have replaced by the closest one it has ("snekers" -> "sneakers",
+ * correctionOf in app/lib/spelling.ts), or null when no word needs or finds a correction. One D1 round trip: for each
+ * word worth checking (wordsToCheck, at most 8), the catalogue's words of nearby lengths that begin with its letter,
+ * read from the index of (len, word) and at most CANDIDATES_MAX of them (tests/workers/catalogue-plans.test.ts).
+ */
+export async function spellingCorrection(db: Db, keyword: string): Promise<string | null> {
+  const typed = wordsToCheck(keyword);
+  if (!typed.length) return null;
+  const reads = typed.map((word) => {
+    const { lengths, from, to } = candidateRange(word);
+    return db
+      .select({ word: vocabulary.word, uses: vocabulary.uses })
+      .from(vocabulary)
+      .where(and(inArray(vocabulary.len, lengths), sql`${vocabulary.word} >= ${from}`, sql`${vocabulary.word} < ${to}`))
+      .limit(CANDIDATES_MAX);
+  });
+  const candidates = (await db.batch(reads as unknown as [ReadQuery, ...ReadQuery[]])) as Candidate[][];
+  const corrections = new Map<string, string>();
+  typed.forEach((word, index) => {
+    const correction = correctionOf(word, candidates[index]);
+    if (correction) corrections.set(word, correction);
+  });
+  return corrections.size ? correctedKeyword(keyword, corrections) : null;
+}
+
+/**
+ * The statements that add a product's words to the vocabulary (search_words), for the batch that writes the product:
+ * new words only (a word already there keeps its count until the nightly rebuild, rebuildSearchWords). 3 values a
+ * word, 30 words a statement, under D1's 100 bound parameters.
+ */
+function vocabularyInserts(db: Db, input: Pick<ProductInput, "name" | "brand" | "category">) {
+  const rows = vocabularyWords(`${input.name} ${input.brand} ${input.category}`).map((word) => ({ word, len: word.length, uses: 1 }));
+  const statements = [];
+  for (let start = 0; start < rows.length; start += 30) statements.push(db.insert(vocabulary).values(rows.slice(start, start + 30)).onConflictDoNothing());
+  return statements;
+}
+
+/**
+ * The vocabulary made again from the products (SEARCH_WORDS_REBUILD): the words no product has any more (a product
+ * renamed or deleted) go, and each word's count is true again. One batch, so a search never reads it half made. Run by
+ * the nightly cron (workers/app.ts) and by the seed.
+ */
+export async function rebuildSearchWords(db: Db): Promise<void> {
+  await db.batch([db.delete(vocabulary), db.run(sql.raw(SEARCH_WORDS_REBUILD))]);
 }
 
 /** The product with all its pictures (`images`) as a plan (readTogether); null when there is no such product. */
@@ -418,7 +480,7 @@ export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInpu
   if (images.length > PRODUCT_IMAGES_MAX) throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
   const [created] = await db.insert(products).values(productValues(input)).returning({ id: products.id });
   try {
-    await savePictures(db, bucket, created.id, { added: images }, insertSizes(db, created.id, newProductSizes(input)));
+    await savePictures(db, bucket, created.id, { added: images }, [...insertSizes(db, created.id, newProductSizes(input)), ...vocabularyInserts(db, input)]);
   } catch (error) {
     // Never leave a product without its pictures and its sizes.
     await db.delete(products).where(eq(products.id, created.id));
@@ -441,7 +503,7 @@ export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input:
   // Checked before the sizes are: a size an older copy names may be gone, and the answer is then "changed".
   const base = versionBase(input.version, row.version);
   const sizeStatements = sizeUpdates(db, id, input, sizes);
-  await savePictures(db, bucket, id, changes, [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...sizeStatements], base);
+  await savePictures(db, bucket, id, changes, [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...sizeStatements, ...vocabularyInserts(db, input)], base);
   return getProduct(db, id);
 }
 

@@ -183,6 +183,34 @@ test("a plural finds its singular: 'sneakers' suggests the sneakers, and Enter s
   await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
 });
 
+test("a misspelt keyword: 'snekers' asks 'Did you mean “sneakers”?', and Enter shows the sneakers under a note", async ({ page }) => {
+  // Neither "snekers" nor its words are in any product; the demo catalogue's sneakers have "Sneaker".
+  const query = { keyword: "snekers", page: "1", pageSize: String(GRID_PAGE_SIZE) };
+  expect(await (await page.request.get(`/api/products/search?${new URLSearchParams({ ...query, fallback: "words" })}`)).json()).toEqual([]);
+  const answer = await page.request.get(`/api/products/search?${new URLSearchParams({ ...query, fallback: "spelling" })}`);
+  expect(answer.headers()["x-search-match"]).toBe("spelling");
+  expect(answer.headers()["x-search-corrected"]).toBe("sneakers");
+  const sneakers = ((await answer.json()) as ApiProduct[]).filter(isDemoProduct);
+  expect(sneakers.length).toBeGreaterThan(1);
+
+  await gotoHydrated(page, "/");
+  const input = searchBox(page);
+  await input.fill("snekers");
+  const list = page.getByRole("listbox", { name: "Matching products" });
+  await expect(list).toBeVisible();
+  await expect(page.getByRole("banner").getByText("Did you mean “sneakers”?")).toBeVisible();
+  await expect(list.getByRole("option").filter({ hasText: sneakers[0].name })).toHaveCount(1);
+  await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
+
+  await input.press("Enter");
+  await expect(page).toHaveURL((url) => url.pathname === "/search" && url.searchParams.get("keyword") === "snekers");
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “snekers”");
+  await expect(page.getByRole("main").getByRole("note")).toHaveText("No product has “snekers” in its name. Showing results for “sneakers”.");
+  for (const sneaker of sneakers) await expect(cardOf(page, sneaker.name)).toHaveCount(1);
+  await expect(page.getByText(NO_MATCH, { exact: true })).toHaveCount(0);
+});
+
 test("a product page opened from the grid says 'Loading...' until it is loaded (SPEC)", async ({ page }) => {
   await gotoHydrated(page, "/?category=Accessories");
   const card = page.getByTestId("product-card").first();

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BRANDS, insertProducts, insertSizes } from "../../scripts/lib/bench-catalogue";
 import type { CatalogueFilters } from "~/lib/catalogue-filters";
 import type { Category, Sort } from "~/lib/constants";
-import { listProducts, PRODUCT_CARD, SEARCH_CANDIDATES_MAX, searchProducts } from "~/services/catalogue.server";
+import { CANDIDATES_MAX } from "~/lib/spelling";
+import { listProducts, PRODUCT_CARD, rebuildSearchWords, SEARCH_CANDIDATES_MAX, searchProducts } from "~/services/catalogue.server";
 import { readTogether } from "~/services/db.server";
 import { listLowStockPage } from "~/services/low-stock.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
@@ -151,6 +152,35 @@ describe(`with ${PRODUCTS.toLocaleString("en-US")} products, a filtered page rea
     const expected = await testEnv.DB.prepare("SELECT id FROM products WHERE name LIKE '%runner%' OR brand LIKE '%runner%' OR category LIKE '%runner%' ORDER BY id DESC LIMIT 24").all<{ id: number }>();
     expect(found.matched).toBe("words");
     expect(found.items.map((item) => item.id)).toEqual(expected.results.map((row) => row.id));
+  });
+
+  it("spelling correction: only on a miss, the candidates from the vocabulary's index, a few rows, then one more search", async () => {
+    // The vocabulary as the nightly cron makes it (the bench's products went in by SQL, past the app's upkeep).
+    const started = performance.now();
+    await rebuildSearchWords(recordingDb);
+    const rebuilt = Math.round(performance.now() - started);
+    const { words } = (await testEnv.DB.prepare("SELECT count(*) AS words FROM search_words").first<{ words: number }>())!;
+    expect(words).toBeGreaterThan(40);
+    // A hit sends what it sent without correction: nothing more.
+    const hit = await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, match: "phrase-or-words", spelling: true }, PRODUCT_CARD));
+    expect(hit.map((statement) => statement.sql)).toEqual((await statementsOf(() => searchProducts(recordingDb, "runner", { pageSize: 24, match: "phrase-or-words" }, PRODUCT_CARD))).map((statement) => statement.sql));
+    // A miss: the phrase and the words, the candidates of each word ("metro" is read too: the catalogue's, so kept), the
+    // corrected keyword's phrase and words.
+    const miss = await statementsOf(() => searchProducts(recordingDb, "metro snekers", { pageSize: 24, match: "phrase-or-words", spelling: true }, PRODUCT_CARD));
+    const candidates = miss.filter((statement) => statement.sql.includes("search_words"));
+    expect(miss).toHaveLength(2 + 2 + 2);
+    expect(candidates).toHaveLength(2);
+    for (const statement of candidates) {
+      expect(statement.plan.some((line) => line.includes("USING INDEX search_words_len_word_idx (len=? AND word>? AND word<?)")), statement.plan.join("\n")).toBe(true);
+      expect(statement.plan.some((line) => line.startsWith("SCAN")), statement.plan.join("\n")).toBe(false);
+      expect(statement.rowsRead).toBeLessThanOrEqual(CANDIDATES_MAX);
+    }
+    const found = await searchProducts(recordingDb, "metro snekers", { pageSize: 24, match: "phrase-or-words", spelling: true }, PRODUCT_CARD);
+    expect(found).toMatchObject({ matched: "spelling", corrected: "metro sneakers" });
+    expect(found.items.length).toBeGreaterThan(0);
+    console.log(
+      `spelling at ${PRODUCTS}: rebuild ${rebuilt} ms for ${words} words; candidates read ${candidates.map((statement) => statement.rowsRead).join(" + ")} rows; "metro snekers" found ${found.items.length}`,
+    );
   });
 
   it("a page past the end of a counted listing reads no ids: its LIMIT is 0 when it starts past the kept total", async () => {

@@ -145,7 +145,7 @@ describe("GET /api/products/search?fallback=words", () => {
   it("the OpenAPI document declares the parameter", async () => {
     const document = await getJson<{ paths: Record<string, { get: { parameters: { name: string; required: boolean; schema: { enum?: string[] } }[] } }> }>("/api/openapi.json");
     const fallback = document.paths["/api/products/search"].get.parameters.find((parameter) => parameter.name === "fallback");
-    expect(fallback).toMatchObject({ required: false, schema: { enum: ["words"] } });
+    expect(fallback).toMatchObject({ required: false, schema: { enum: ["words", "spelling"] } });
   });
 });
 

@@ -241,24 +241,37 @@ const searchQueryFields = {
   ...filterQueryFields,
 };
 
-/** GET /api/products/search: the keyword matched as typed (API.md), or with `fallback=words` by its words when nothing has it. */
+/**
+ * GET /api/products/search: the keyword matched as typed (API.md), or with `fallback=words` by its words when nothing
+ * has it, or with `fallback=spelling` by its words and then, when those find nothing either, with its spelling corrected.
+ */
 export const searchQuerySchema = z
   .object({
     ...searchQueryFields,
     fallback: z
-      .enum(["words"], { error: "fallback must be words" })
-      .describe("words: when no product contains the keyword as typed, answer with those that contain every word of it (X-Search-Match says which)")
+      .enum(["words", "spelling"], { error: "fallback must be words or spelling" })
+      .describe(
+        "words: when no product contains the keyword as typed, answer with those that contain every word of it; spelling: that, and when nothing has the words either, the products of the keyword with its misspelt words corrected (X-Search-Match says which: phrase, words or spelling; X-Search-Corrected gives the corrected keyword, URI-encoded)",
+      )
       .optional(),
   })
   .superRefine(priceRangeInOrder);
 
 /**
- * The /search screen: the keyword as typed, or its words when nothing has it; `match=words` keeps the words' results on
- * the pages after the first (their Previous and Next links carry it).
+ * The /search screen: the keyword as typed, or its words when nothing has it, or its spelling corrected when nothing has
+ * those either; `match=words` keeps the words' results on the pages after the first (their Previous and Next links
+ * carry it), and `corrected=<keyword>` the corrected keyword's.
  */
 export const searchScreenQuerySchema = z
   .object({
     ...searchQueryFields,
     match: z.enum(["words"], { error: "match must be words" }).optional(),
+    corrected: z
+      .string()
+      .trim()
+      .min(1, "corrected must not be empty")
+      .max(KEYWORD_MAX, `corrected must be at most ${KEYWORD_MAX} characters`)
+      .check(plainText("corrected"))
+      .optional(),
   })
   .superRefine(priceRangeInOrder);

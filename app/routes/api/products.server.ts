@@ -32,16 +32,19 @@ export const productsApi = apiResource("/api/products", {
     },
   }),
   "GET /search": endpoint({
-    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page. A search lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is []. With fallback=words, when no product contains the keyword as typed, the products that contain every word of it instead (each made singular: "kids shoes" finds a "Shoe for Kids"; words under 3 characters are left out), and an X-Search-Match header, phrase or words, says which these are.`,
+    summary: `Products whose name, brand or category contains the keyword (case-insensitive; % and _ are ordinary characters), optionally in stock in one size, of one brand and in a price range (as GET /products). At most ${UNPAGED_LIMIT} without page. A search lists its first ${UNCOUNTED_DEPTH} products: a page that starts after them is []. With fallback=words, when no product contains the keyword as typed, the products that contain every word of it instead (each made singular: "kids shoes" finds a "Shoe for Kids"; words under 3 characters are left out), and an X-Search-Match header, phrase or words, says which these are. With fallback=spelling, as with words, and when the words find nothing either, the products of the keyword with each word the catalogue does not have (4 letters or more) replaced by the closest it has ("snekers" finds the sneakers): X-Search-Match is then spelling and X-Search-Corrected the corrected keyword (URI-encoded).`,
     auth: "none",
     query: searchQuerySchema,
-    responses: { 200: products, 400: { description: "Missing keyword, longer than 100 characters or with control characters; a bad size, brand or price range; a fallback other than words" } },
+    responses: { 200: products, 400: { description: "Missing keyword, longer than 100 characters or with control characters; a bad size, brand or price range; a fallback other than words or spelling" } },
     handler: async ({ context, query }) => {
       const filters = { size: query.size, brand: query.brand, minPrice: query.minPrice, maxPrice: query.maxPrice };
-      const match = query.fallback === "words" ? "phrase-or-words" : "phrase";
-      const { items, matched } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters, match }, API_PRODUCT);
-      // Without fallback the answer is API.md's, header for header.
-      return json(items, query.fallback ? { headers: { "X-Search-Match": matched } } : undefined);
+      const match = query.fallback ? "phrase-or-words" : "phrase";
+      const spelling = query.fallback === "spelling";
+      const { items, matched, corrected } = await searchProducts(context.db, query.keyword, { page: query.page, pageSize: query.pageSize, filters, match, spelling }, API_PRODUCT);
+      // Without fallback the answer is API.md's, header for header. A header holds Latin-1 only: the corrected keyword
+      // keeps whatever else was typed ("snekers café"), so it is URI-encoded.
+      if (!query.fallback) return json(items);
+      return json(items, { headers: { "X-Search-Match": matched, ...(corrected ? { "X-Search-Corrected": encodeURIComponent(corrected) } : {}) } });
     },
   }),
 });
