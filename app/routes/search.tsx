@@ -18,8 +18,8 @@ import type { Route } from "./+types/search";
 // filters (size, brand, price range) narrow the results; the brands and sizes offered are the whole catalogue's. When no
 // product has the keyword as typed ("sneakers", "night shift sneaker"), the page shows those with every word of it,
 // made singular, and says so; its page links carry match=words, so page 2 continues that list. When those find nothing
-// either ("snekers"), the keyword with its misspelt words corrected ("sneakers"), said in the same way; its page links
-// carry corrected=<the corrected keyword>, so page 2 continues that list without correcting again.
+// either ("snekers"), the keyword with its misspelt words corrected ("sneakers"), said in the same way; each of its pages
+// corrects the keyword again (see searchScreenQuerySchema).
 export async function loader({ context, url }: Route.LoaderArgs) {
   const compact = compactListingUrl(url);
   if (compact) throw redirect(compact);
@@ -30,10 +30,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { keyword, page = 1, size, brand, minPrice, maxPrice, match } = query;
   const filters = { size, brand, minPrice, maxPrice };
   const options = { page, pageSize: PAGE_SIZE, filters, withBrands: true };
-  // A page after the first of corrected results searches the corrected keyword itself, the way page 1 did.
-  const found = query.corrected
-    ? { ...(await searchProducts(context.db, query.corrected, { ...options, match: "phrase-or-words" }, PRODUCT_CARD)), corrected: query.corrected }
-    : await searchProducts(context.db, keyword, { ...options, match: match ?? "phrase-or-words", spelling: !match }, PRODUCT_CARD);
+  const found = await searchProducts(context.db, keyword, { ...options, match: match ?? "phrase-or-words", spelling: !match }, PRODUCT_CARD);
   const { items, hasMore, depthReached, brands = [] } = found;
   // What the note above the grid names: the corrected keyword, or the words searched for, when these are their products.
   const corrected = found.corrected ?? null;
@@ -44,13 +41,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export default function SearchPage() {
   const { keyword, products, page, hasMore, depthReached, filters, brands, words, corrected, problems } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
-  // The words' results page on as the words' results, and the corrected keyword's as its own, whatever a new product
-  // named since would change.
+  // The words' results page on as the words' results, whatever a new product named since would change.
   const listParams = new URLSearchParams(searchParams);
-  if (corrected) {
-    listParams.set("corrected", corrected);
-    listParams.delete("match");
-  } else if (words) listParams.set("match", "words");
+  if (words) listParams.set("match", "words");
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       {/* A keyword of one long word (a pasted link, a held-down key) wraps instead of widening the page. */}

@@ -370,9 +370,12 @@ export async function searchProducts<View>(
     match === "words" ? [first, "words"] : second?.length ? [second, "words"] : [first, "phrase"];
   const found = { items: rows.slice(0, size).map(shape.toView), ...whatFollows(rows.length > size, page, size), brands, matched, words };
   if (rows.length || !spelling) return found;
-  // Nothing at all: the last resort, the keyword with its misspelt words corrected, searched the same way (phrase, then
-  // words). Only here, so a search that finds something never pays for it; on a miss, at most two more round trips.
-  const corrected = await spellingCorrection(db, keyword);
+  // Nothing on this page: the last resort, the keyword with its misspelt words corrected, searched the same way (phrase,
+  // then words). Only when the keyword itself matches no product at all, whatever the filters and the page: "sories"
+  // is in "Accessories", and a filter that leaves out every accessory must not turn it into another word. Only here, so
+  // a search that finds something never pays for it; on a miss, at most two more round trips.
+  const unfiltered = [ftsPageIds(phrase, [], 1, 0), ...(searchWords(keyword).length ? [ftsPageIds(allWordsQuery(searchWords(keyword)), [], 1, 0)] : [])];
+  const corrected = await spellingCorrection(db, keyword, unfiltered);
   if (!corrected) return found;
   const again = await searchProducts(db, corrected, { page, pageSize: size, filters, match: "phrase-or-words" }, shape);
   return again.items.length ? { ...again, brands, matched: "spelling", corrected } : found;
@@ -384,15 +387,18 @@ export async function searchProducts<View>(
  * word worth checking (wordsToCheck, at most 8), the catalogue's words of nearby lengths that begin with its letter,
  * read from the index of (len, word) and at most CANDIDATES_MAX of them (tests/workers/catalogue-plans.test.ts).
  */
-export async function spellingCorrection(db: Db, keyword: string): Promise<string | null> {
+export async function spellingCorrection(db: Db, keyword: string, keywordMatches: SQL[] = []): Promise<string | null> {
   const typed = wordsToCheck(keyword);
   if (!typed.length) return null;
+  // A keyword that matches some product as typed (the ids `keywordMatches` select) needs no correction: then no
+  // candidate is read (SQLite works the uncorrelated NOT EXISTS out once, before the index is walked).
+  const unmatched = keywordMatches.map((ids) => sql`NOT EXISTS (${ids})`);
   const reads = typed.map((word) => {
     const { lengths, from, to } = candidateRange(word);
     return db
       .select({ word: vocabulary.word, uses: vocabulary.uses })
       .from(vocabulary)
-      .where(and(inArray(vocabulary.len, lengths), sql`${vocabulary.word} >= ${from}`, sql`${vocabulary.word} < ${to}`))
+      .where(and(...unmatched, inArray(vocabulary.len, lengths), sql`${vocabulary.word} >= ${from}`, sql`${vocabulary.word} < ${to}`))
       .limit(CANDIDATES_MAX);
   });
   const candidates = (await db.batch(reads as unknown as [ReadQuery, ...ReadQuery[]])) as Candidate[][];

@@ -92,10 +92,13 @@ export interface NewMail extends RenderedMail {
   orderStatus?: OrderStatus | null;
 }
 
-/** The columns of a new outbox row (for an insert inside the change's own batch). */
 /** When the sweep may first pick up a new row: the queue message written after its batch normally sends it before. */
 export const firstAttemptAt = (now = Date.now()) => now + SWEEP_GRACE_MS;
 
+/**
+ * The columns of a new outbox row (for an insert inside the change's own batch). A status mail writes its row by hand
+ * (changeOrderStatus: its address comes from the account in SQL): a column added here must be added there too.
+ */
 export function outboxValues(mail: NewMail, now = Date.now()): typeof emailOutbox.$inferInsert {
   return {
     kind: mail.kind,

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { adminAccount, customerAccount, placeOrder, screenHtml, stockedProduct, type Account, type ApiOrder } from "./admin-helpers";
 import { visibleText } from "./catalogue-helpers";
+import { PNG_1X1 } from "./fixtures/images";
 import { apiJson, authHeader, call, login, register, testEnv, type TestUser } from "./helpers";
 import { worker } from "./outbox-helpers";
 
@@ -46,6 +47,25 @@ const userRows = (html: string) => [...html.matchAll(/<th[^>]* scope="row"[^>]*>
 const usersFound = async (q: string) => userRows(await screenHtml(`/admin/users?${new URLSearchParams({ q })}`, admin.cookie)).sort();
 const ordersApi = (query: string) => call(`/api/orders/admin/all?${query}`, { headers: authHeader(admin.token) });
 const usersApi = (query: string) => call(`/api/auth/admin/users?${query}`, { headers: authHeader(admin.token) });
+
+describe("a phone written with brackets and dots", () => {
+  it("is kept so that the phone search finds it by its digits", async () => {
+    const buyer = await customerAccount("Bracket Phone");
+    const shoe = await stockedProduct(4500, 5, { name: "Bracket Runner" });
+    const form = new FormData();
+    const order = { customerName: "Bracket Phone", customerEmail: "bracket@example.com", customerPhone: "(077) 909.1357", shippingAddress: "1 Lake Road", orderItems: [{ productId: shoe, quantity: 1 }] };
+    form.set("order", JSON.stringify(order));
+    form.set("bankSlip", new File([PNG_1X1], "slip.png", { type: "image/png" }));
+    const placed = await call("/api/orders", { method: "POST", body: form, headers: authHeader(buyer.token) });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const { id, customerPhone } = (await placed.json()) as ApiOrder;
+    expect(customerPhone).toBe("077 909 1357");
+    for (const q of ["0779091357", "077 909", "+94779091357"]) {
+      const found = (await (await ordersApi(new URLSearchParams({ q }).toString())).json()) as ApiOrder[];
+      expect(found.map((row) => row.id), q).toEqual([id]);
+    }
+  });
+});
 
 describe("/admin/orders: any word of the customer's name", () => {
   it("a surname alone, in any case: 'silva' finds Kamal Silva, Amaya de Silva and Kasun Silva", async () => {

@@ -185,7 +185,28 @@ describe("/search: the corrected keyword's products, under a note", () => {
     }
   });
 
-  describe("pages on as the corrected keyword's results (corrected=)", () => {
+  it("no address says what the correction is: a made-up corrected= is not shown, nor does it choose the products", async () => {
+    const html = await screen(`keyword=sneaker&corrected=sandal`);
+    expect(note(html)).toBeUndefined();
+    for (const name of ["court", "night"]) expect(html).toContain(fixtures[name].name);
+    expect(html).not.toContain(fixtures.dasher.name);
+  });
+
+  it("a keyword some product has is never corrected, whatever the filters or the page leave on the screen", async () => {
+    // "brandi" is inside "Abrandin" (no word of the catalogue), and 2 edits from the word "brandon": with a brand that
+    // leaves Abrandin out, or a page past its end, the page is empty, yet the keyword matched and means no Brandon.
+    await insertProduct({ name: "Abrandin Slip-On", brand: "Filterworth", category: "Gents" });
+    await insertProduct({ name: "Brandon Derby", brand: "Otherworth", category: "Gents" });
+    await runNightlyCron();
+    expect(cardCount(await screen("keyword=brandi"))).toBe(1);
+    for (const query of ["keyword=brandi&brand=Otherworth", "keyword=brandi&page=3"]) {
+      const html = await screen(query);
+      expect(note(html), query).toBeUndefined();
+      expect(html, query).not.toContain("Brandon Derby");
+    }
+  });
+
+  describe("pages on as the corrected keyword's results", () => {
     const LOAFERS = 26; // more than a page of 24, with the Café Racer Loafer 27
     beforeAll(async () => {
       for (let i = 0; i < LOAFERS; i++) await insertProduct({ name: `Pageworth Loafer ${i}`, brand: "Pageworth", category: "Gents" });
@@ -198,7 +219,7 @@ describe("/search: the corrected keyword's products, under a note", () => {
       expect(cardCount(first)).toBe(24);
       const next = linkTo(first, "next");
       const params = new URLSearchParams(next!.slice(next!.indexOf("?")));
-      expect(Object.fromEntries(params)).toEqual({ keyword: "lofers", page: "2", corrected: "loafers" });
+      expect(Object.fromEntries(params)).toEqual({ keyword: "lofers", page: "2" });
 
       const second = await screen(params.toString());
       expect(cardCount(second)).toBe(LOAFERS + 1 - 24);
@@ -206,7 +227,7 @@ describe("/search: the corrected keyword's products, under a note", () => {
       const names = (html: string) => [...html.matchAll(/(Pageworth Loafer \d+|Café Racer Loafer)/g)].map(([name]) => name);
       expect(new Set([...names(first), ...names(second)]).size).toBe(LOAFERS + 1);
       const previous = linkTo(second, "prev");
-      expect(new URLSearchParams(previous!.slice(previous!.indexOf("?"))).get("corrected")).toBe("loafers");
+      expect(Object.fromEntries(new URLSearchParams(previous!.slice(previous!.indexOf("?"))))).toEqual({ keyword: "lofers" });
     });
   });
 });

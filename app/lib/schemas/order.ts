@@ -24,7 +24,10 @@ export const checkoutCustomerSchema = z.object({
     .trim()
     .min(1, "Please enter your phone number")
     .regex(/^\+?[\d\s().-]{7,20}$/, "Please enter a valid phone number")
-    .refine((phone) => phone.replace(/\D/g, "").length >= 7, "Please enter a valid phone number"),
+    .refine((phone) => phone.replace(/\D/g, "").length >= 7, "Please enter a valid phone number")
+    // Kept with spaces for the brackets and dots: the back office's phone search ignores spaces, dashes and + alone
+    // (migrations/0013), so "(077) 123-4567" is found by 0771234567.
+    .transform((phone) => phone.replace(/[().]/g, " ").replace(/\s+/g, " ").trim()),
   shippingAddress: z
     .string({ error: typeError("Please enter your shipping address", "Shipping address must be text") })
     .trim()

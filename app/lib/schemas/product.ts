@@ -260,18 +260,12 @@ export const searchQuerySchema = z
 /**
  * The /search screen: the keyword as typed, or its words when nothing has it, or its spelling corrected when nothing has
  * those either; `match=words` keeps the words' results on the pages after the first (their Previous and Next links
- * carry it), and `corrected=<keyword>` the corrected keyword's.
+ * carry it). A corrected keyword's pages correct it again: no address says what the correction is (a link could then
+ * put any products under "Showing results for ...", and such a page would be kept in the shared cache).
  */
 export const searchScreenQuerySchema = z
   .object({
     ...searchQueryFields,
     match: z.enum(["words"], { error: "match must be words" }).optional(),
-    corrected: z
-      .string()
-      .trim()
-      .min(1, "corrected must not be empty")
-      .max(KEYWORD_MAX, `corrected must be at most ${KEYWORD_MAX} characters`)
-      .check(plainText("corrected"))
-      .optional(),
   })
   .superRefine(priceRangeInOrder);
