@@ -23,6 +23,7 @@ import { SignedInToast } from "./components/SignedInToast";
 import { isTheme, type Theme } from "./lib/constants";
 import { useNonce } from "./lib/nonce";
 import { readTheme } from "./lib/theme.server";
+import { bankDetails, deliveryNoteOf } from "./services/outbox.server";
 import { cartCountOf, getOptionalUser } from "./services/session.server";
 import type { Route } from "./+types/root";
 
@@ -33,12 +34,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 function shopContact(env: Env): ShopContact {
+  const bank = bankDetails(env);
   return {
     phone: env.SHOP_PHONE?.trim() || null,
     email: env.SHOP_EMAIL?.trim() || null,
-    deliveryNote: env.DELIVERY_NOTE?.trim() || null,
-    bankName: env.BANK_NAME,
-    legalName: env.BANK_ACCOUNT_NAME,
+    deliveryNote: deliveryNoteOf(env),
+    bankName: bank.name,
+    legalName: bank.accountName,
   };
 }
 

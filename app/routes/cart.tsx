@@ -25,7 +25,7 @@ import {
   toGuestLines,
 } from "~/services/cart.server";
 import { placeOrder, readBankSlip } from "~/services/orders.server";
-import { mailerFor } from "~/services/outbox.server";
+import { bankDetails, deliveryNoteOf, mailerFor } from "~/services/outbox.server";
 import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
@@ -46,8 +46,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       dropped,
       // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
       checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem),
-      bank: { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER },
-      deliveryNote: env.DELIVERY_NOTE?.trim() || null,
+      bank: bankDetails(env),
+      deliveryNote: deliveryNoteOf(env),
     },
     { headers },
   );

@@ -59,9 +59,13 @@ export function siteUrlFor(request: Request, env: Pick<Env, "SITE_URL">): string
   return configured || new URL(request.url).origin;
 }
 
+/** The account shoppers pay into (wrangler.jsonc's BANK_* vars): for the mails, the checkout and the footer. */
 export function bankDetails(env: Pick<Env, "BANK_NAME" | "BANK_BRANCH" | "BANK_ACCOUNT_NAME" | "BANK_ACCOUNT_NUMBER">): BankDetails {
   return { name: env.BANK_NAME, branch: env.BANK_BRANCH, accountName: env.BANK_ACCOUNT_NAME, accountNumber: env.BANK_ACCOUNT_NUMBER };
 }
+
+/** The shop's delivery terms (DELIVERY_NOTE), or null when empty: the cart, the checkout and the footer say nothing then. */
+export const deliveryNoteOf = (env: Pick<Env, "DELIVERY_NOTE">): string | null => env.DELIVERY_NOTE?.trim() || null;
 
 export function mailerFor(request: Request, context: AppLoadContext): Mailer {
   const { env, ctx } = context.cloudflare;
