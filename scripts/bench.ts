@@ -22,7 +22,7 @@
 //                              (`wrangler dev`, whose proxy and inspector cost more CPU a request than the db
 //                              floor's Worker)
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import { join, relative } from "node:path";
@@ -35,7 +35,7 @@ import { hashPassword } from "../app/services/password.server";
 import { insertProducts, insertSizes } from "./lib/bench-catalogue";
 import { backOfficeStatements } from "./lib/bench-orders";
 import { drawProduct } from "./images/product-art";
-import { CONFIG_PATH, localVarArgs, miniflarePersistRoot, ROOT, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
+import { CONFIG_PATH, localVarArgs, miniflarePersistRoot, ROOT, servableCopy, WRANGLER_BIN, wranglerEnv } from "./lib/local-state";
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -862,13 +862,7 @@ async function main() {
   await timed("Fresh state in bench/state", async () => {
     rmSync(STATE_DIR, { recursive: true, force: true });
     mkdirSync(STATE_DIR, { recursive: true });
-    // A private copy of the build: a later `npm run build` empties build/ under a running server.
-    cpSync(join(ROOT, "build"), SERVE_DIR, { recursive: true });
-    // The admin routes log in: a checkout that never ran `npm start` has no .dev.vars, so the copy gets a secret of
-    // its own (this run's only; the checkout's files are left alone).
-    const vars = join(SERVE_DIR, "server", ".dev.vars");
-    const current = existsSync(vars) ? readFileSync(vars, "utf8") : "";
-    if (!/^\s*JWT_SECRET\s*=\s*\S/m.test(current)) writeFileSync(vars, `${current}JWT_SECRET=bench-${crypto.randomUUID()}\n`);
+    servableCopy(join(ROOT, "build"), SERVE_DIR);
   });
   await timed("Migrations", () =>
     run(WRANGLER_BIN, ["d1", "migrations", "apply", "DB", "--local", "-c", CONFIG_PATH, "--persist-to", STATE_DIR], wranglerEnv({ CI: "true" })),

@@ -9,17 +9,19 @@
 //
 //   STATE_DIR=.wrangler/state npm run profile -- / "/?category=Gents&size=EU+42"
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-import { ROOT } from "./lib/local-state";
+import { ROOT, servableCopy } from "./lib/local-state";
 
 const paths = process.argv.slice(2);
 if (paths.length === 0) {
   console.error("usage: npm run profile -- <path> [<path>...]");
   process.exit(2);
 }
-const BUILD_DIR = resolve(process.env.BUILD_DIR ?? join(ROOT, "build"));
+// Served from a private copy, with a JWT_SECRET of its own where the build has none (PROFILE_AS and PROFILE_LOGIN log in).
+const BUILD_DIR = servableCopy(resolve(process.env.BUILD_DIR ?? join(ROOT, "build")), join(tmpdir(), `stride-profile-build-${process.pid}`));
 const STATE_DIR = resolve(process.env.STATE_DIR ?? join(ROOT, "bench", "state"));
 const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 200);
 const PORT = Number(process.env.PROFILE_PORT ?? 8795);
@@ -50,6 +52,7 @@ const stop = () => {
   } catch {
     // gone
   }
+  rmSync(BUILD_DIR, { recursive: true, force: true });
 };
 process.on("exit", stop);
 await new Promise<void>((ready, fail) => {

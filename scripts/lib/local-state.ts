@@ -1,6 +1,7 @@
 // Where the local D1 and R2 data live, shared by the Node scripts and the Wrangler commands they run.
 // `wrangler dev` and `wrangler d1 ... --local` keep their state in `<dir>/v3`, where <dir> is `--persist-to`
 // or `.wrangler/state` by default; getPlatformProxy takes the `v3` folder itself.
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,3 +38,17 @@ export const wranglerEnv = (extra: Record<string, string> = {}): NodeJS.ProcessE
 });
 
 export const WRANGLER_BIN = join(ROOT, "node_modules/.bin/wrangler");
+
+/**
+ * A private copy of a build to serve (a later `npm run build` empties build/ under a running server), with a
+ * JWT_SECRET of its own when the build has none: a checkout that never ran `npm start` has no .dev.vars, and logging
+ * in would fail. The checkout's own files are left alone. Used by the bench and the profiler.
+ */
+export function servableCopy(buildDir: string, copyDir: string): string {
+  rmSync(copyDir, { recursive: true, force: true });
+  cpSync(buildDir, copyDir, { recursive: true });
+  const vars = join(copyDir, "server", ".dev.vars");
+  const current = existsSync(vars) ? readFileSync(vars, "utf8") : "";
+  if (!/^\s*JWT_SECRET\s*=\s*\S/m.test(current)) writeFileSync(vars, `${current}JWT_SECRET=local-${crypto.randomUUID()}\n`);
+  return copyDir;
+}
