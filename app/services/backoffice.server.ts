@@ -43,6 +43,8 @@ export const cheapRead = (page: number, pageSize: number, narrowed: boolean) => 
 
 /** A phone prefix needs this many digits: fewer ("07") would match nearly every Sri Lankan mobile number. */
 export const PHONE_PREFIX_MIN_DIGITS = 4;
+/** Digits that start a phone number written without its 0 (712 223...): fewer could as well be an order number. */
+const NATIONAL_WITHOUT_ZERO_MIN_DIGITS = 7;
 
 /** The first string above every string that starts with `prefix` (its last character, one code point up). */
 function prefixEnd(prefix: string): string {
@@ -71,7 +73,10 @@ function phonePrefixes(q: string): string[] {
   const digits = q.replace(/[\s+-]/g, "");
   if (!/^\d+$/.test(digits)) return [];
   // The minimum holds for each form: "9477" must not also search every number that starts "077".
-  return phoneForms(digits).filter((form) => form.length >= PHONE_PREFIX_MIN_DIGITS);
+  const forms = phoneForms(digits).filter((form) => form.length >= PHONE_PREFIX_MIN_DIGITS);
+  // A number as written after "+94", without its 0 (71 222 3333); long enough not to be an order number's start too.
+  const withoutTrunkZero = digits.length >= NATIONAL_WITHOUT_ZERO_MIN_DIGITS && !digits.startsWith("0") && !digits.startsWith(COUNTRY_CODE);
+  return withoutTrunkZero ? [...forms, `0${digits}`, `${COUNTRY_CODE}${digits}`] : forms;
 }
 
 /** An order number as an admin types it: 1234 or #1234. */

@@ -160,6 +160,11 @@ describe("/admin/orders search (q): the order number, the customer's name, e-mai
     expect(await search("+94712223333")).toEqual([idOf(SPECIAL.malini.name)]);
   });
 
+  it("a phone written without its 0, as after +94, finds it in either form", async () => {
+    expect(await search("71 222 3333")).toEqual([idOf(SPECIAL.malini.name)]);
+    expect(await search("7755512")).toEqual([idOf(SPECIAL.tharindu.name)]);
+  });
+
   it("a search with a status keeps both, and the count says how many match", async () => {
     const expected = newestFirst(seeded.filter((row) => row.name.startsWith("Bulk Buyer 1") && row.status === "SHIPPED"));
     const html = await screenHtml(`/admin/orders?q=${encodeURIComponent("bulk buyer 1")}&status=SHIPPED`, admin.cookie);
@@ -333,7 +338,7 @@ describe("users: /admin/users and GET /api/auth/admin/users", () => {
 
   it("q: the name, e-mail or phone from its start", async () => {
     const sanduni = people.at(-1)!;
-    for (const q of ["sanduni", "SANDUNI W", "sanduni.w-", "076123", "+94 76 123"]) {
+    for (const q of ["sanduni", "SANDUNI W", "sanduni.w-", "076123", "+94 76 123", "76 123 45"]) {
       const users = (await (await usersApi(`?${new URLSearchParams({ q, page: "1" })}`)).json()) as { id: number }[];
       expect(users.map((user) => user.id), q).toEqual([sanduni.id]);
     }
