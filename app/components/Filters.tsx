@@ -41,7 +41,10 @@ export function Filters({ sizes, brands, values, keep, clearHref, problems }: Fi
   const submit = useSubmit();
   // A choice made in the open panel says so in the navigation's state, so on a phone the panel stays open for the next.
   const reopened = (useLocation().state as FiltersNavigationState | null)?.filtersOpen === true;
-  const apply = (form: HTMLFormElement) => submit(compact(form), { method: "get", state: { filtersOpen: form.closest("details")?.open ?? false } satisfies FiltersNavigationState });
+  // The page stays where it is (preventScrollReset): on a phone the panel is a screen down, and the control that applied
+  // the choice keeps the focus, so jumping to the top would leave it out of view.
+  const apply = (form: HTMLFormElement) =>
+    submit(compact(form), { method: "get", preventScrollReset: true, state: { filtersOpen: form.closest("details")?.open ?? false } satisfies FiltersNavigationState });
   const selects = useSelectCommit(apply);
   const form = useRef<HTMLFormElement>(null);
   useFieldsFromUrl(form, { size: values.size, brand: values.brand, minPrice: values.minPrice, maxPrice: values.maxPrice });

@@ -192,7 +192,7 @@ export function SearchBox({ id }: { id: string }) {
                   onMouseEnter={() => setActive(index)}
                 >
                   <span className="font-medium">{product.name}</span>
-                  <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{product.brand}</span>
+                  <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">{product.brand}</span>
                 </Link>
               </li>
             ))}

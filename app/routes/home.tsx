@@ -4,6 +4,7 @@ import { Form, isRouteErrorResponse, redirect, useLoaderData, useNavigation, use
 import { AppLink } from "~/components/AppLink";
 import { Filters } from "~/components/Filters";
 import { DepthNote, EmptyPage } from "~/components/DepthNote";
+import { ListingStatus, useListingFocus } from "~/components/ListingStatus";
 import { Pagination, pageHref } from "~/components/Pagination";
 import { ProductsLoadError } from "~/components/ErrorPage";
 import { ReturnedAddToast } from "~/components/AddToCartButton";
@@ -57,7 +58,8 @@ function SortControl({ sort }: { sort: Sort }) {
   const submit = useSubmit();
   const [searchParams] = useSearchParams();
   const select = useRef<HTMLSelectElement>(null);
-  const commit = useSelectCommit((form) => submit(form));
+  // The page stays where it is: the sort is in view, and the results below it change.
+  const commit = useSelectCommit((form) => submit(form, { preventScrollReset: true }));
   useEffect(() => {
     if (select.current) select.current.value = sort;
   }, [sort]);
@@ -100,6 +102,8 @@ export default function Home() {
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/";
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  useListingFocus(resultsHeading);
 
   return (
     <div className="mx-auto max-w-7xl px-4 pb-16 sm:px-6">
@@ -141,7 +145,15 @@ export default function Home() {
 
       <div className="mt-8 flex flex-wrap items-end justify-between gap-4">
         {/* A category page has no hero: its name is the page's heading. */}
-        {category ? <h1 className="text-2xl font-bold tracking-tight">{category}</h1> : <h2 className="text-xl font-bold tracking-tight">All Products</h2>}
+        {category ? (
+          <h1 ref={resultsHeading} className="text-2xl font-bold tracking-tight">
+            {category}
+          </h1>
+        ) : (
+          <h2 ref={resultsHeading} className="text-xl font-bold tracking-tight">
+            All Products
+          </h2>
+        )}
         <SortControl sort={sort} />
       </div>
       <Filters
@@ -153,6 +165,7 @@ export default function Home() {
         problems={problems}
       />
 
+      <ListingStatus shown={products.length} total={total} page={page} hasMore={hasMore} />
       <div className="relative mt-6" aria-busy={loading}>
         {loading && (
           <div className="absolute inset-0 z-10 flex items-start justify-center bg-white/70 pt-24 dark:bg-slate-950/70" role="status">

@@ -1,8 +1,10 @@
+import { useRef } from "react";
 import { Link, redirect, useLoaderData, useSearchParams } from "react-router";
 
 import { ReturnedAddToast } from "~/components/AddToCartButton";
 import { Filters } from "~/components/Filters";
 import { DepthNote, EmptyPage } from "~/components/DepthNote";
+import { ListingStatus, useListingFocus } from "~/components/ListingStatus";
 import { Pagination, pageHref } from "~/components/Pagination";
 import { EmptyState, ProductGrid } from "~/components/ProductGrid";
 import { NO_MATCH } from "~/components/SearchBox";
@@ -41,13 +43,15 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export default function SearchPage() {
   const { keyword, products, page, hasMore, depthReached, filters, brands, words, corrected, problems } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  useListingFocus(resultsHeading);
   // The words' results page on as the words' results, whatever a new product named since would change.
   const listParams = new URLSearchParams(searchParams);
   if (words) listParams.set("match", "words");
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       {/* A keyword of one long word (a pasted link, a held-down key) wraps instead of widening the page. */}
-      <h1 className="text-2xl font-bold tracking-tight wrap-anywhere">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
+      <h1 ref={resultsHeading} className="text-2xl font-bold tracking-tight wrap-anywhere">{keyword ? <>Results for “{keyword}”</> : "Search"}</h1>
       {keyword && (
         <Filters sizes={filterSizes(undefined)} brands={brands} values={filters} keep={{ keyword }} clearHref={`/search${withoutFilters(searchParams)}`} problems={problems} />
       )}
@@ -57,6 +61,7 @@ export default function SearchPage() {
           {corrected ? <>Showing results for “{corrected}”.</> : <>Showing products matching {quotedWords(shownSearchWords(keyword))}.</>}
         </p>
       )}
+      {keyword && <ListingStatus shown={products.length} total={null} page={page} hasMore={hasMore} />}
       <div className="mt-6">
         {products.length ? (
           <>

@@ -298,6 +298,50 @@ test.describe("filters with JavaScript, on a phone", () => {
   });
 });
 
+test.describe("filters and pages from the keyboard and for a screen reader", () => {
+  const listingStatus = (page: Page) => page.getByTestId("listing-status");
+
+  test("on a phone, a price applied with Enter keeps the page where it was, and the results are announced", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await gotoHydrated(page, "/?category=Gents");
+    await expect(listingStatus(page)).toHaveText(/^\d+ products?$/);
+    await disclosure(page).click();
+    const min = filters(page).getByLabel("Min");
+    await min.fill("3000");
+    // The field at the top of the screen, the cards below it: the page is scrolled down to it.
+    await min.evaluate((field) => field.scrollIntoView({ block: "start" }));
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(100);
+    await min.press("Enter");
+    await expect(page).toHaveURL(/minPrice=3000/);
+    await expect(min).toBeFocused();
+    await expect(min).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    // The polite region says what the shopper now has, as many as the cards shown.
+    const shown = await cards(page).count();
+    await expect(listingStatus(page)).toHaveText(new RegExp(`^${shown} products?( shown)?(, more on the next pages)?$`));
+  });
+
+  test("Next opened with Enter: the listing's heading takes the focus, not <body>, and the page is said", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    const next = page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" });
+    await next.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/[?&]page=2/);
+    await expect(page.getByRole("heading", { name: "All Products" })).toBeFocused();
+    await expect(listingStatus(page)).toHaveText(/page 2/i);
+  });
+
+  test("Clear all opened with Enter: the category's heading takes the focus", async ({ page }) => {
+    await gotoHydrated(page, "/?category=Gents&brand=Urban+Trek");
+    const clear = filters(page).getByRole("link", { name: "Clear all" });
+    await clear.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/\?category=Gents$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Gents" })).toBeFocused();
+  });
+});
+
 test.describe("on the narrowest phone", () => {
   test.use({ viewport: { width: 320, height: 740 }, isMobile: true, hasTouch: true });
 
