@@ -24,7 +24,7 @@ test("an admin checks a pending order's slip, confirms it, and the dashboard fol
   await gotoHydrated(page, "/admin/dashboard");
 
   // The orders card leads to the list; the PENDING filter lives in the URL and survives a reload.
-  await page.getByRole("link", { name: /^Orders/ }).click();
+  await page.getByRole("main").getByRole("link", { name: /^Orders/ }).click();
   await expect(page).toHaveURL("/admin/orders");
   await page.getByRole("navigation", { name: "Filter orders by status" }).getByRole("link", { name: "PENDING", exact: true }).click();
   await expect(page).toHaveURL("/admin/orders?status=PENDING");
