@@ -152,7 +152,8 @@ export function versionBase(sent: number | undefined, current: number): number {
  * so rows cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
  * pictures dropped leave R2 once it has succeeded. `version` is the version the save is based on (see versionBase):
  * a save that committed after it (another admin, another tab, while a form was open or during this save) fails the
- * batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
+ * batch's version check: 409, nothing changed, and no object a committed row names is ever deleted. Returns the
+ * results of the `before` statements, in their order (a read among them sees the batch as it stood there).
  */
 export async function savePictures(
   db: Db,
@@ -162,7 +163,7 @@ export async function savePictures(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Drizzle statement of this database
   before: any[] = [],
   version?: number,
-): Promise<void> {
+): Promise<unknown[]> {
   // The version and the rows in one read (a batch is one transaction), so the version vouches for these rows.
   const [[product], current] = await db.batch([
     db.select({ version: schema.products.version }).from(schema.products).where(eq(schema.products.id, productId)).limit(1),
@@ -173,6 +174,7 @@ export async function savePictures(
   const base = versionBase(version, product.version);
   const { planned, removed } = plan(current, changes);
   const newKeys: string[] = [];
+  let results: readonly unknown[];
   try {
     const values = [];
     for (const [position, item] of planned.entries()) {
@@ -186,7 +188,7 @@ export async function savePictures(
       }
     }
     const readIds = current.map((row) => row.id);
-    await db.batch([
+    results = await db.batch([
       // First: fails the batch (see migrations/0011) if another save committed since the version the save is based on.
       db.update(schema.products).set({ version: base + 1 }).where(eq(schema.products.id, productId)),
       ...before,
@@ -204,6 +206,7 @@ export async function savePictures(
   // Only now, and only these: no committed row can name them, since any save based on the rows read before this one
   // has failed its version check, and later saves read the rows this one wrote.
   if (removed.length) await bucket.delete(removed.map((row) => row.key));
+  return results.slice(1, 1 + before.length);
 }
 
 export interface ServedImage {

@@ -4,7 +4,8 @@ import { logInAs } from "./admin-helpers";
 import { DEMO_ADMIN, gotoHydrated, logIn, pngFromPixels, register, uniqueUser, waitForHydration } from "./helpers";
 
 // Sizes in a real browser against the real Worker: a shoe is bought in a size, which survives the login and reaches
-// the order; a sold-out size cannot be chosen; an admin restocks one size and the page follows.
+// the order; a sold-out size cannot be chosen; an admin restocks one size and the page follows, and is told when
+// orders placed while the form was open changed the figure saved.
 
 interface ApiSize {
   id: number;
@@ -246,6 +247,58 @@ test("'Use the category's sizes' on a new product keeps the sizes already typed,
   await expect(stock(9)).toHaveValue("7");
   await expect(stock(1)).toHaveValue("0");
   await expect(page.getByTestId("sizes-total")).toHaveText("12");
+});
+
+/** A shoe of the test's own (other tests skip "E2E" products), made through the API as the logged-in admin. */
+async function ownShoe(page: Page, name: string, sizes: { label: string; stockQuantity: number }[]): Promise<ApiProduct> {
+  const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 2500, category: "Gents", stockQuantity: 0, releaseDate: "2026-01-01", productAvailable: true, sizes };
+  const created = await page.request.post("/api/product", {
+    multipart: { product: JSON.stringify(product), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [40, 90, 160]) } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as ApiProduct;
+}
+
+/** A new customer orders `quantity` pairs of one size through the API (their own request context, not the admin's). */
+async function orderAsCustomer(request: APIRequestContext, productId: number, sizeId: number, quantity: number): Promise<void> {
+  const user = uniqueUser();
+  expect((await request.post("/api/auth/register", { data: user })).status()).toBe(201);
+  const { token } = (await (await request.post("/api/auth/login", { data: { email: user.email, password: user.password } })).json()) as { token: string };
+  const order = { customerName: user.name, customerEmail: user.email, customerPhone: user.phone, shippingAddress: user.address, orderItems: [{ productId, sizeId, quantity }] };
+  const placed = await request.post("/api/orders", {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { order: JSON.stringify(order), bankSlip: { name: "slip.png", mimeType: "image/png", buffer: PNG_SLIP } },
+  });
+  expect(placed.status(), await placed.text()).toBe(201);
+}
+
+test("a customer orders while the admin edits: the saved message says which size was saved as what, and stays until closed", async ({ page, request }) => {
+  await logInAs(page);
+  const shoe = await ownShoe(page, `E2E Edit Race ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, [
+    { label: "EU 40", stockQuantity: 8 },
+    { label: "EU 41", stockQuantity: 4 },
+  ]);
+  try {
+    await gotoHydrated(page, `/product/update/${shoe.id}`);
+    await expect(page.getByLabel("Stock of size 1", { exact: true })).toHaveValue("8");
+    // Meanwhile a customer buys 2 x EU 40; the admin, who still sees 8, types 10 (and 5 for EU 41, where nothing sold).
+    await orderAsCustomer(request, shoe.id, shoe.sizes[0].id, 2);
+    await page.getByLabel("Stock of size 1", { exact: true }).fill("10");
+    await page.getByLabel("Stock of size 2", { exact: true }).fill("5");
+    await page.getByRole("button", { name: "Update Product" }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${shoe.id}\\?saved=1&moved=`));
+    const toast = page.getByRole("status").filter({ hasText: "Product saved" });
+    await expect(toast).toHaveText("Product saved. EU 40 saved as 8: 2 sold while you were editing.");
+    const saved = (await (await page.request.get(`/api/product/${shoe.id}`)).json()) as ApiProduct;
+    expect(saved.sizes.map((size) => [size.label, size.stockQuantity])).toEqual([["EU 40", 8], ["EU 41", 5]]);
+    // Not gone after the toasts' 5 seconds: it is read, then closed.
+    await page.waitForTimeout(5_600);
+    await expect(toast).toHaveText(/EU 40 saved as 8/);
+    await toast.locator("xpath=..").getByRole("button", { name: "Close", exact: true }).click();
+    await expect(page.getByText(/EU 40 saved as 8/)).toHaveCount(0);
+  } finally {
+    await page.request.delete(`/api/product/${shoe.id}`).catch(() => undefined);
+  }
 });
 
 test.describe("without JavaScript", () => {
