@@ -466,6 +466,8 @@ export interface ImageUpload {
   /** Read from the header; null when it cannot be read. */
   width: number | null;
   height: number | null;
+  /** The admin's words for it (the product forms give a new picture its alt text at once); none by default. */
+  altText?: string | null;
 }
 
 /** The product's own columns; its stock is its sizes' (see sizes.server.ts), which the database sums. */

@@ -22,8 +22,14 @@ const uuidOf = (key: string) => key.split("/").pop() as string;
 export interface PictureChanges {
   /** Takes the place of the first picture (the API's single `imageFile`, as before pictures were many). */
   first?: ImageUpload | null;
-  /** New pictures, after the kept ones. */
+  /** New pictures, after the kept ones (or where `addedAt` puts them). */
   added?: ImageUpload[];
+  /**
+   * Where each new picture goes among all the pictures saved (0 is the card's), one place each, the kept pictures
+   * filling the other places in their order: the product form's order, where a new picture may come first. Absent: after
+   * the kept ones.
+   */
+  addedAt?: number[];
   /** The current pictures to keep, first to last, with their alt text; absent keeps them all as they are. */
   keep?: PicturesInput;
 }
@@ -115,14 +121,24 @@ function plan(current: PictureRow[], changes: PictureChanges): { planned: Planne
       return { row, altText: altText === undefined ? row.altText : altText || null };
     });
   }
-  const planned: Planned[] = [
-    ...(changes.first ? [{ upload: changes.first }, ...kept.slice(1)] : kept),
-    ...(changes.added ?? []).map((upload) => ({ upload })),
-  ];
+  const planned = placed(changes.first ? [{ upload: changes.first }, ...kept.slice(1)] : kept, changes.added ?? [], changes.addedAt);
   if (planned.length > PRODUCT_IMAGES_MAX) throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
   if (planned.length === 0) throw badRequest(PICTURE_MESSAGES.none, { imageFiles: [PICTURE_MESSAGES.none] });
   const staying = new Set(planned.flatMap((item) => ("row" in item ? [item.row.id] : [])));
   return { planned, removed: current.filter((row) => !staying.has(row.id)) };
+}
+
+/** The kept pictures with the new ones after them, or each new one at its place (`addedAt`); 400 for places that do not fit. */
+function placed(kept: Planned[], added: ImageUpload[], addedAt: number[] | undefined): Planned[] {
+  if (!addedAt) return [...kept, ...added.map((upload) => ({ upload }))];
+  const total = kept.length + added.length;
+  const fits = addedAt.length === added.length && new Set(addedAt).size === addedAt.length && addedAt.every((at) => Number.isInteger(at) && at >= 0 && at < total);
+  if (!fits) throw badRequest(PICTURE_MESSAGES.place, { imageFiles: [PICTURE_MESSAGES.place] });
+  const rest = [...kept];
+  return Array.from({ length: total }, (_, at) => {
+    const index = addedAt.indexOf(at);
+    return index >= 0 ? { upload: added[index] } : (rest.shift() as Planned);
+  });
 }
 
 async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpload): Promise<string> {
@@ -183,8 +199,8 @@ export async function savePictures(
       } else {
         const key = await storeUpload(bucket, productId, item.upload);
         newKeys.push(key);
-        const { type, name, width, height } = item.upload;
-        values.push({ productId, position, key, contentType: type, name, width, height });
+        const { type, name, width, height, altText } = item.upload;
+        values.push({ productId, position, key, contentType: type, name, width, height, altText: altText || null });
       }
     }
     const readIds = current.map((row) => row.id);
