@@ -69,14 +69,22 @@ function AddToCartToast({ fetcherKey }: { fetcherKey: string }) {
 
 /**
  * The toast of a page that a plain form's add (no JavaScript) comes back to, with `added` or `cartError` in its
- * address; else the page's own message (`otherwise`). Rendered always: its live region must be in the page before a
- * message goes into it (Toast.tsx).
+ * address; else the page's own message (`otherwise`, kept until closed when `lasting`). Rendered always: its live
+ * region must be in the page before a message goes into it (Toast.tsx).
  */
-export function ReturnedAddToast({ otherwise = null }: { otherwise?: string | null }) {
+export function ReturnedAddToast({ otherwise = null, lasting = false }: { otherwise?: string | null; lasting?: boolean }) {
   const [searchParams] = useSearchParams();
   const refused = cartErrorToast(searchParams.get("cartError"));
   const added = !refused && searchParams.has("added");
-  return <Toast tone={refused ? "error" : "success"} message={refused ?? (added ? ADDED_TO_CART : otherwise)} id={searchParams.get("added")} link={added ? VIEW_CART : undefined} />;
+  return (
+    <Toast
+      tone={refused ? "error" : "success"}
+      message={refused ?? (added ? ADDED_TO_CART : otherwise)}
+      id={searchParams.get("added")}
+      link={added ? VIEW_CART : undefined}
+      lasting={lasting && !refused && !added}
+    />
+  );
 }
 
 /** One product's button, posting `useAddToCart`'s form (`formId`). No hooks: a grid page renders 24. */

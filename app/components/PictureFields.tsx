@@ -13,6 +13,8 @@ const SMALL_BUTTON = "btn-secondary min-h-9 px-3 text-xs";
 const ROW = "group/picture flex gap-3 rounded-xl border border-slate-200 p-3 has-[.remove:checked]:border-dashed has-[.remove:checked]:border-slate-400 dark:border-slate-800 dark:has-[.remove:checked]:border-slate-600";
 const FADED_WHEN_REMOVED = "group-has-[.remove:checked]/picture:opacity-40";
 const THUMBNAIL = `size-20 shrink-0 rounded-lg bg-slate-100 object-cover dark:bg-slate-800 ${FADED_WHEN_REMOVED}`;
+// A picture's alt text, small; not sent (disabled) while its picture is marked Remove, and looking so.
+const ALT_FIELD = "[&_input]:min-h-9 [&_input]:py-1 [&_input]:text-sm [&_input:disabled]:cursor-not-allowed [&_input:disabled]:border-dashed [&_input:disabled]:bg-slate-50 dark:[&_input:disabled]:bg-slate-800/60 [&_label]:text-xs";
 
 /**
  * A chosen file as the form shows it before saving: its preview, or what the save would refuse it for; and what was
@@ -73,7 +75,6 @@ function PictureItem({
   index,
   count,
   label,
-  canMakeFirst = true,
   onMove,
   noScript,
   remove,
@@ -89,7 +90,6 @@ function PictureItem({
   count: number;
   /** How its buttons name it: "picture 2", "new picture 2". */
   label: string;
-  canMakeFirst?: boolean;
   onMove?: (from: number, to: number, action: string) => void;
   noScript?: ReactNode;
   /** The Remove box (none for a chosen picture where the input cannot be filled again). */
@@ -107,7 +107,7 @@ function PictureItem({
         {children}
         <div className="flex flex-wrap items-center gap-2 text-sm">
           {onMove
-            ? MOVES.filter((move) => move.action !== "first" || canMakeFirst).map((move) => {
+            ? MOVES.map((move) => {
                 const to = move.to(index);
                 return (
                   <button key={move.action} type="button" className={SMALL_BUTTON} disabled={to < 0 || to >= count || to === index} data-action={move.action} onClick={() => onMove(index, to, move.action)} aria-label={`${move.text}: ${label}`}>
@@ -128,17 +128,39 @@ function PictureItem({
   );
 }
 
+/** The pictures as the admin has them: the keys of the list's items in the order shown, and the chosen ones. */
+interface Chosen {
+  /** `current-{id}` for a saved picture, a preview's key for a chosen one; removed ones keep their place. */
+  order: string[];
+  previews: Preview[];
+}
+const currentKey = (id: number) => `current-${id}`;
+const isCurrentKey = (key: string) => key.startsWith("current-");
+
+/** The chosen files the form is to send, in the order shown: those not marked Remove. */
+function filesOf({ order, previews }: Chosen): File[] {
+  const byKey = new Map(previews.map((preview) => [preview.key, preview]));
+  return order.flatMap((key) => {
+    const preview = byKey.get(key);
+    return preview && !preview.removed ? [preview.file] : [];
+  });
+}
+const sameFiles = (a: File[], b: File[]) => a.length === b.length && a.every((file, index) => file === b[index]);
+
 /**
- * The product forms' pictures. The update form lists the current ones: each with its alt text, a Remove box, and
- * (without JavaScript) a position box and a "Make first" radio, read by lib/product-form.server.ts; with JavaScript,
- * Move up / Move down / Make first buttons reorder the list and the positions travel in hidden fields. New pictures
- * come from one multiple file input (all the add form has without JavaScript). With JavaScript each chosen picture is
- * first prepared (scaled down to 1600 px, its metadata removed: see lib/prepare-picture.ts) and put back into the
- * input in its place; `onPreparing` tells the form meanwhile, so it does not send a file not yet prepared. Then the
- * chosen pictures are listed like the saved ones, each previewed (a file that is no picture, or too large, says so)
- * with the same Remove box and Move buttons: the input is filled again with the pictures not removed, in the order
- * shown, so the form sends what the list shows. The server adds new pictures after the current ones, so on the update
- * form they move among themselves, and "Make first" is theirs only when no current picture stays.
+ * The product forms' pictures, one list in the order they are saved (1 is the card's). The update form lists the
+ * current ones, each with its alt text and a Remove box, and without JavaScript a position box and a "Make first" radio
+ * (read by lib/product-form.server.ts; the new pictures then follow the current ones). New pictures come from one
+ * multiple file input (all the add form has without JavaScript). With JavaScript each chosen picture is first prepared
+ * (scaled down to 1600 px, its metadata removed: see lib/prepare-picture.ts) and the input is filled again (a
+ * DataTransfer) with every chosen picture not removed, in the order shown, so the form sends what the list shows;
+ * `onPreparing` tells the form meanwhile, so it does not send a file not yet prepared. A second choice adds to the
+ * pictures already chosen (a phone adds one photo at a time), the "at most 8" message saying how many to remove when
+ * they pass 8. Each chosen picture is previewed (a file that is no picture, or too large, says so), with an alt text,
+ * a Remove box and Move up / Move down / Make first, among the current pictures too: the form sends the order shown
+ * (one `order` field a picture), and the server stores exactly that order, a new picture first included. Where the
+ * input cannot be filled again (no DataTransfer), the chosen pictures are shown as chosen, after the current ones,
+ * without controls, and a new choice takes the place of the last, as the input itself does.
  */
 export function PictureFields({
   images = [],
@@ -151,56 +173,90 @@ export function PictureFields({
   errors?: Record<string, string[] | undefined>;
   onPreparing?: (preparing: boolean) => void;
 }) {
-  const [order, setOrder] = useState(() => images.map((image) => image.id));
+  const [chosen, setChosen] = useState<Chosen>(() => ({ order: images.map((image) => currentKey(image.id)), previews: [] }));
+  const { order, previews } = chosen;
+  /** The state as last set, for a choice prepared meanwhile to add to (its own render may be long gone). */
+  const latest = useRef(chosen);
   /** The current pictures marked Remove (known with JavaScript; without, the server reads the boxes). */
   const [removedIds, setRemovedIds] = useState<ReadonlySet<number>>(new Set());
-  const [previews, setPreviews] = useState<Preview[]>([]);
-  /** Whether the input can be filled again (DataTransfer): only then can chosen pictures be removed or moved. */
+  /** Whether the input can be filled again (DataTransfer): only then can chosen pictures be added to, removed or moved. */
   const [editable, setEditable] = useState(false);
+  const editableNow = useRef(false);
   /** How many chosen pictures are being prepared (0: none). */
   const [preparing, setPreparing] = useState(0);
+  const pending = useRef(0);
+  /** The choices in the order made, prepared one after the other, each added when ready. */
+  const queue = useRef<Promise<void>>(Promise.resolve());
   const input = useRef<HTMLInputElement | null>(null);
-  const chosen = useRef<File[]>([]);
   const choices = useRef(0);
-  const showPreviews = async (target: HTMLInputElement, files: File[]) => {
-    input.current = target;
-    chosen.current = files;
-    const choice = ++choices.current;
-    // Said at once (the form reads it on a submit in the same moment), before anything is read.
-    onPreparing?.(files.length > 0);
-    setPreparing(files.length);
-    setPreviews([]);
+  /** The pictures of the last choice, whose notes the status line reads out. */
+  const [lastChoice, setLastChoice] = useState<string[]>([]);
+
+  /**
+   * The pictures as the admin has them now: the input is filled again with the chosen ones kept, in the order shown,
+   * when that changed; false (nothing changed) where the input cannot be filled.
+   */
+  const commit = (next: Chosen): boolean => {
+    const files = filesOf(next);
+    if (input.current && !sameFiles(files, filesOf(latest.current)) && !replaceFiles(input.current, files)) return false;
+    latest.current = next;
+    setChosen(next);
+    return true;
+  };
+
+  const prepareChoice = async (target: HTMLInputElement, files: File[]) => {
     try {
       // One at a time: a phone decoding eight 12-megapixel photos at once could run out of memory.
       const prepared: PreparedPicture[] = [];
-      for (const file of files) {
-        prepared.push(await preparePicture(file, PRODUCT_PICTURE));
-        if (chosen.current !== files) return; // chosen again meanwhile: the newer choice is prepared and shown
+      for (const file of files) prepared.push(await preparePicture(file, PRODUCT_PICTURE));
+      const choice = ++choices.current;
+      const previewsOf = (sent: { file: File; note: string | null }[]) =>
+        Promise.all(sent.map(async ({ file, note }, index) => ({ ...(await previewOf(file)), key: `new-${choice}-${index}`, file, note, removed: false })));
+      const shown = await previewsOf(prepared);
+      // Read after the awaits: the admin may have moved or removed pictures meanwhile.
+      const now = latest.current;
+      const currentOnly = now.order.filter(isCurrentKey);
+      // Added to what was chosen before, once the input has shown it can be filled again; else in its place.
+      const base: Chosen = editableNow.current ? now : { order: currentOnly, previews: [] };
+      input.current = target;
+      if (commit({ order: [...base.order, ...shown.map((preview) => preview.key)], previews: [...base.previews, ...shown] })) {
+        editableNow.current = true;
+      } else {
+        // The input holds this choice's files as chosen, and sends them so: they are shown so, without controls.
+        const unchanged = prepared.every((picture, index) => picture.file === files[index]);
+        const asChosen = unchanged ? shown : await previewsOf(files.map((file) => ({ file, note: null })));
+        if (!unchanged) shown.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url));
+        editableNow.current = false;
+        latest.current = { order: [...currentOnly, ...asChosen.map((preview) => preview.key)], previews: asChosen };
+        setChosen(latest.current);
       }
-      const unchanged = prepared.every((picture, index) => picture.file === files[index]);
-      // Where the input cannot take them, the chosen files are sent as they are, and shown as they are (no controls).
-      const replaced = files.length > 0 && replaceFiles(target, prepared.map((picture) => picture.file));
-      const sent = unchanged || replaced ? prepared : files.map((file) => ({ file, note: null }));
-      const shown = await Promise.all(sent.map(async ({ file, note }, index) => ({ ...(await previewOf(file)), key: `new-${choice}-${index}`, file, note, removed: false })));
-      if (chosen.current !== files) return shown.forEach((preview) => preview.url && URL.revokeObjectURL(preview.url));
-      setEditable(replaced);
-      setPreviews(shown);
+      setEditable(editableNow.current);
+      setLastChoice(latest.current.previews.filter((preview) => preview.key.startsWith(`new-${choice}-`)).map((preview) => preview.key));
     } finally {
       // Never left waiting, whatever failed: the server judges what is sent.
-      if (chosen.current === files) {
-        setPreparing(0);
-        onPreparing?.(false);
-      }
+      pending.current -= files.length;
+      setPreparing(pending.current);
+      if (pending.current === 0) onPreparing?.(false);
     }
   };
-  /** The chosen pictures as the admin has them now: the input is filled again with the ones kept, in their order. */
-  const changePreviews = (next: Preview[]) => {
-    if (!input.current || !replaceFiles(input.current, next.filter((preview) => !preview.removed).map((preview) => preview.file))) return;
-    setPreviews(next);
+
+  const choose = (target: HTMLInputElement, files: File[]) => {
+    input.current = target;
+    if (!files.length) {
+      // The picker closed without a choice (some browsers then empty the input): what was chosen stays, and is sent.
+      if (editableNow.current) replaceFiles(target, filesOf(latest.current));
+      return;
+    }
+    // Said at once (the form reads it on a submit in the same moment), before anything is read.
+    pending.current += files.length;
+    onPreparing?.(true);
+    setPreparing(pending.current);
+    queue.current = queue.current.then(() => prepareChoice(target, files));
   };
+
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  // The object URLs live as long as the choice (a move or a Remove keeps them); a new choice or leaving frees them.
+  // The object URLs live as long as their picture is listed (a move or a Remove keeps them); leaving frees them.
   const urls = useRef<string[]>([]);
   useEffect(() => {
     const current = previews.flatMap((preview) => (preview.url ? [preview.url] : []));
@@ -210,15 +266,19 @@ export function PictureFields({
   useEffect(() => () => urls.current.forEach((url) => URL.revokeObjectURL(url)), []);
 
   const byId = new Map(images.map((image) => [image.id, image]));
-  // Each picture's number in the order the save keeps (the ones marked Remove have none): the current ones first, then
-  // the new ones, as the server adds them.
+  const previewByKey = new Map(previews.map((preview) => [preview.key, preview]));
+  const isRemoved = (key: string) => (isCurrentKey(key) ? removedIds.has(Number(key.slice("current-".length))) : (previewByKey.get(key)?.removed ?? true));
+  // Each picture's number in the order the save keeps (the ones marked Remove have none), and each chosen picture's
+  // place among the files the input sends (`new-{n}` in the order sent, and its alt text's name).
   const numbers = new Map<string, number>();
-  for (const key of [...order.filter((id) => !removedIds.has(id)).map((id) => `current-${id}`), ...previews.filter((preview) => !preview.removed).map((preview) => preview.key)]) {
+  const fileIndex = new Map<string, number>();
+  for (const key of order) {
+    if (isRemoved(key)) continue;
     numbers.set(key, numbers.size + 1);
+    if (!isCurrentKey(key)) fileIndex.set(key, fileIndex.size);
   }
-  const keptCurrent = order.filter((id) => !removedIds.has(id)).length;
   // A move keeps the focus on the moved picture (a moved element may lose it): its same button, or its other one where
-  // that is disabled in its new place; and its new place is said. The same for both lists.
+  // that is disabled in its new place; and its new place is said.
   const fieldset = useRef<HTMLFieldSetElement>(null);
   const [lastMove, setLastMove] = useState<{ key: string; action: string } | null>(null);
   useEffect(() => {
@@ -226,24 +286,153 @@ export function PictureFields({
     const item = fieldset.current?.querySelector(`[data-picture-key="${lastMove.key}"]`);
     (item?.querySelector<HTMLButtonElement>(`[data-action="${lastMove.action}"]:not(:disabled)`) ?? item?.querySelector<HTMLButtonElement>("[data-action]:not(:disabled)"))?.focus();
   }, [lastMove]);
-  const moveCurrent = (from: number, to: number, action: string) => {
-    setOrder((ids) => moved(ids, from, to));
-    setLastMove({ key: `current-${order[from]}`, action });
-  };
-  const moveAdded = (from: number, to: number, action: string) => {
-    changePreviews(moved(previews, from, to));
-    setLastMove({ key: previews[from].key, action });
+  const move = (from: number, to: number, action: string) => {
+    if (commit({ ...latest.current, order: moved(latest.current.order, from, to) })) setLastMove({ key: order[from], action });
   };
   const lastMoved = lastMove?.key;
-  const movedName = lastMoved?.startsWith("current-") ? byId.get(Number(lastMoved.slice("current-".length)))?.name : previews.find((preview) => preview.key === lastMoved)?.name;
+  const nameOf = (key: string) => (isCurrentKey(key) ? byId.get(Number(key.slice("current-".length)))?.name : previewByKey.get(key)?.name);
   const movedNumber = lastMoved ? numbers.get(lastMoved) : undefined;
 
-  const tooMany = numbers.size > PRODUCT_IMAGES_MAX;
+  const excess = numbers.size - PRODUCT_IMAGES_MAX;
   // One "at most 8" message: with JavaScript the form counts the pictures itself (below, gone as soon as they are 8
   // again), so the server's same words for the choice it refused are not shown beside it.
   const serverFileErrors = errors?.imageFiles ?? errors?.imageFile ?? errors?.images;
   // Memoised: a new list on every drawing would show the errors again after the admin changed the input (Field).
   const fileErrors = useMemo(() => (hydrated ? serverFileErrors?.filter((message) => message !== PICTURE_MESSAGES.tooMany) : serverFileErrors), [hydrated, serverFileErrors]);
+
+  // Labels for the buttons: "picture 2" is the second saved picture listed, "new picture 1" the first chosen one.
+  let currentCount = 0;
+  let newCount = 0;
+  const list = order.length > 0 && (
+    <ol className="space-y-3" aria-label={isUpdate ? "Pictures" : "New pictures"}>
+      {order.map((key, index) => {
+        const removed = isRemoved(key);
+        const sent = !removed && hydrated && isUpdate;
+        if (isCurrentKey(key)) {
+          const id = Number(key.slice("current-".length));
+          const image = byId.get(id)!;
+          const label = `picture ${++currentCount}`;
+          return (
+            <PictureItem
+              key={key}
+              pictureKey={key}
+              testId="current-picture"
+              thumbnail={<img src={image.url} alt={image.alt} width={image.width ?? IMAGE_SIZE} height={image.height ?? IMAGE_SIZE} className={THUMBNAIL} />}
+              number={numbers.get(key) ?? null}
+              name={image.name}
+              index={index}
+              count={order.length}
+              label={label}
+              onMove={hydrated ? move : undefined}
+              noScript={
+                <>
+                  <label className="flex items-center gap-2">
+                    Position
+                    <input type="number" name={`position-${id}`} defaultValue={index + 1} min={1} max={PRODUCT_IMAGES_MAX} className="field-input min-h-9 w-16 py-1" />
+                  </label>
+                  <label className="flex min-h-9 items-center gap-2">
+                    <input type="radio" name="first" value={id} defaultChecked={index === 0} className="size-4 accent-brand-600" />
+                    Make first
+                  </label>
+                </>
+              }
+              remove={{
+                name: "remove",
+                value: String(id),
+                onChange: (checked) =>
+                  setRemovedIds((ids) => {
+                    const next = new Set(ids);
+                    if (checked) next.add(id);
+                    else next.delete(id);
+                    return next;
+                  }),
+              }}
+            >
+              <input type="hidden" name="picture" value={id} />
+              {/* With JavaScript, the order shown (new pictures among these): the position boxes are not drawn. */}
+              {sent && <input type="hidden" name="order" value={key} />}
+              <Field
+                name={`altText-${id}`}
+                label="Alt text"
+                defaultValue={image.altText ?? ""}
+                maxLength={ALT_TEXT_MAX}
+                errors={errors?.[`altText-${id}`]}
+                disabled={hydrated && removed}
+                className={ALT_FIELD}
+              />
+            </PictureItem>
+          );
+        }
+        const preview = previewByKey.get(key)!;
+        const label = `new picture ${++newCount}`;
+        const n = fileIndex.get(key);
+        return (
+          <PictureItem
+            key={key}
+            pictureKey={key}
+            testId="new-picture"
+            thumbnail={
+              preview.url ? (
+                <img src={preview.url} alt={`Preview of ${label}`} width={IMAGE_SIZE} height={IMAGE_SIZE} className={THUMBNAIL} />
+              ) : (
+                <span className={`${THUMBNAIL} border border-dashed border-red-300 dark:border-red-800`} aria-hidden="true" />
+              )
+            }
+            number={numbers.get(key) ?? null}
+            name={preview.name}
+            index={index}
+            count={order.length}
+            label={label}
+            onMove={editable ? move : undefined}
+            remove={editable ? { checked: preview.removed, onChange: (checked) => commit({ ...latest.current, previews: latest.current.previews.map((item) => (item.key === key ? { ...item, removed: checked } : item)) }) } : undefined}
+          >
+            {sent && n !== undefined && <input type="hidden" name="order" value={`new-${n}`} />}
+            {preview.url ? (
+              <>
+                {preview.note && (
+                  <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="picture-note">
+                    {preview.note}
+                  </p>
+                )}
+                {/* Sent with the file it describes (`altText-new-{n}`, its place among the files sent); a removed one is not. */}
+                <Field
+                  id={`altText-${key}`}
+                  name={n === undefined ? `altText-${key}` : `altText-new-${n}`}
+                  label="Alt text"
+                  maxLength={ALT_TEXT_MAX}
+                  disabled={n === undefined}
+                  errors={n === undefined ? undefined : errors?.[`altText-new-${n}`]}
+                  className={ALT_FIELD}
+                />
+              </>
+            ) : (
+              <p role="alert" className="field-error mt-0" data-testid="picture-problem">
+                {preview.problem}
+              </p>
+            )}
+          </PictureItem>
+        );
+      })}
+    </ol>
+  );
+
+  const preparingText = `Preparing ${picturesWord(preparing)}...`;
+  const fileInput = (
+    <Field
+      name="imageFiles"
+      label={isUpdate ? "Add pictures" : "Pictures (the first is the card's)"}
+      type="file"
+      multiple
+      accept={ACCEPT}
+      required={!isUpdate}
+      errors={fileErrors}
+      // Without JavaScript the chosen files are not listed before the save, so they have no alt text field yet.
+      hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.${hydrated ? "" : " Alt text can be added once they are saved."}`}
+      onChange={(event) => choose(event.currentTarget, [...(event.currentTarget.files ?? [])])}
+      className="[&_input]:py-2"
+    />
+  );
+  const chosenCount = previews.length;
 
   return (
     // min-w-0: a fieldset is at least as wide as its content by default, which pushed phones sideways.
@@ -251,126 +440,37 @@ export function PictureFields({
       {/* The add form's file input says "Pictures" itself. */}
       {isUpdate && <legend className="field-label">Pictures</legend>}
       <p className="sr-only" aria-live="polite">
-        {lastMoved && movedNumber ? `${movedName ?? "The picture"} is now picture ${movedNumber} of ${numbers.size}.` : ""}
+        {lastMoved && movedNumber ? `${nameOf(lastMoved) ?? "The picture"} is now picture ${movedNumber} of ${numbers.size}.` : ""}
       </p>
-      {order.length > 0 && (
-        <ol className="space-y-3" aria-label="Current pictures">
-          {order.map((id, index) => {
-            const image = byId.get(id)!;
-            return (
-              <PictureItem
-                key={id}
-                pictureKey={`current-${id}`}
-                testId="current-picture"
-                thumbnail={<img src={image.url} alt={image.alt} width={image.width ?? IMAGE_SIZE} height={image.height ?? IMAGE_SIZE} className={THUMBNAIL} />}
-                number={numbers.get(`current-${id}`) ?? null}
-                name={image.name}
-                index={index}
-                count={order.length}
-                label={`picture ${index + 1}`}
-                onMove={hydrated ? moveCurrent : undefined}
-                noScript={
-                  <>
-                    <label className="flex items-center gap-2">
-                      Position
-                      <input type="number" name={`position-${id}`} defaultValue={index + 1} min={1} max={PRODUCT_IMAGES_MAX} className="field-input min-h-9 w-16 py-1" />
-                    </label>
-                    <label className="flex min-h-9 items-center gap-2">
-                      <input type="radio" name="first" value={id} defaultChecked={index === 0} className="size-4 accent-brand-600" />
-                      Make first
-                    </label>
-                  </>
-                }
-                remove={{
-                  name: "remove",
-                  value: String(id),
-                  onChange: (checked) =>
-                    setRemovedIds((ids) => {
-                      const next = new Set(ids);
-                      if (checked) next.add(id);
-                      else next.delete(id);
-                      return next;
-                    }),
-                }}
-              >
-                <input type="hidden" name="picture" value={id} />
-                {hydrated && <input type="hidden" name={`position-${id}`} value={index + 1} />}
-                <Field name={`altText-${id}`} label="Alt text" defaultValue={image.altText ?? ""} maxLength={ALT_TEXT_MAX} className="[&_input]:min-h-9 [&_input]:py-1 [&_input]:text-sm [&_label]:text-xs" />
-              </PictureItem>
-            );
-          })}
-        </ol>
-      )}
-      <Field
-        name="imageFiles"
-        label={isUpdate ? "Add pictures" : "Pictures (the first is the card's)"}
-        type="file"
-        multiple
-        accept={ACCEPT}
-        required={!isUpdate}
-        errors={fileErrors}
-        hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.`}
-        onChange={(event) => void showPreviews(event.currentTarget, [...(event.currentTarget.files ?? [])])}
-        className="[&_input]:py-2"
-      />
-      {tooMany && (
-        <p role="status" className="field-error" data-testid="pictures-too-many">
-          {PICTURE_MESSAGES.tooMany}: remove some before saving.
-        </p>
-      )}
+      {isUpdate && list}
+      {fileInput}
+      {/* Always in the page, so that its words are read out when a choice passes 8 (Toast.tsx says why). */}
+      <p role="status" className={excess > 0 ? "field-error" : undefined} data-testid="pictures-too-many">
+        {excess > 0 ? `${PICTURE_MESSAGES.tooMany}, and ${numbers.size} are listed: remove ${excess} before saving.` : ""}
+      </p>
       {/* What happened to the chosen pictures, read out politely once they are ready. */}
       <p className="sr-only" role="status" data-testid="pictures-status">
         {preparing > 0
-          ? `Preparing ${picturesWord(preparing)}...`
-          : previews
-              .filter((preview) => preview.url && preview.note)
-              .map((preview) => `${preview.name}: ${preview.note}.`)
+          ? `${preparingText}`
+          : lastChoice
+              .map((key) => previewByKey.get(key))
+              .filter((preview) => preview?.url && preview.note)
+              .map((preview) => `${preview!.name}: ${preview!.note}.`)
               .join(" ")}
       </p>
-      {preparing > 0 ? (
-        <p className="flex aspect-[3/1] items-center justify-center rounded-2xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400" aria-hidden="true">
-          Preparing {picturesWord(preparing)}...
+      {preparing > 0 && (isUpdate || chosenCount > 0) ? (
+        <p className="rounded-xl border border-dashed border-slate-300 p-3 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400" aria-hidden="true">
+          {preparingText}
         </p>
-      ) : previews.length > 0 ? (
-        <ol className="space-y-3" aria-label="New pictures">
-          {previews.map((preview, index) => (
-            <PictureItem
-              key={preview.key}
-              pictureKey={preview.key}
-              testId="new-picture"
-              thumbnail={
-                preview.url ? (
-                  <img src={preview.url} alt={`Preview of new picture ${index + 1}`} width={IMAGE_SIZE} height={IMAGE_SIZE} className={THUMBNAIL} />
-                ) : (
-                  <span className={`${THUMBNAIL} border border-dashed border-red-300 dark:border-red-800`} aria-hidden="true" />
-                )
-              }
-              number={numbers.get(preview.key) ?? null}
-              name={preview.name}
-              index={index}
-              count={previews.length}
-              label={`new picture ${index + 1}`}
-              canMakeFirst={keptCurrent === 0}
-              onMove={editable ? moveAdded : undefined}
-              remove={editable ? { checked: preview.removed, onChange: (checked) => changePreviews(previews.map((item) => (item === preview ? { ...item, removed: checked } : item))) } : undefined}
-            >
-              {preview.url ? (
-                preview.note && (
-                  <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="picture-note">
-                    {preview.note}
-                  </p>
-                )
-              ) : (
-                <p role="alert" className="field-error mt-0" data-testid="picture-problem">
-                  {preview.problem}
-                </p>
-              )}
-            </PictureItem>
-          ))}
-        </ol>
-      ) : (
-        !isUpdate && <p className="flex aspect-[3/1] items-center justify-center rounded-2xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">The pictures you choose show here.</p>
-      )}
+      ) : null}
+      {!isUpdate &&
+        (chosenCount > 0 ? (
+          list
+        ) : (
+          <p className="flex aspect-[3/1] items-center justify-center rounded-2xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400" aria-hidden={preparing > 0 || undefined}>
+            {preparing > 0 ? preparingText : "The pictures you choose show here."}
+          </p>
+        ))}
     </fieldset>
   );
 }

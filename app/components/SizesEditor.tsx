@@ -13,17 +13,23 @@ interface Row {
   stock: string;
   /** A saved size's stock when the form was loaded: the server applies the change, not the number (stockWas). */
   stockWas?: number;
-  /** A saved size ticked Remove: it leaves the total. */
+  /** A size ticked Remove (a saved one, or a new one typed): it leaves the total, and the save skips it. */
   removed?: boolean;
+  /** The label "Use the category's sizes" put in this row: while the row still says that at 0, the next fill replaces it. */
+  filled?: string;
 }
 
 const blankRows = (count: number): Row[] => Array.from({ length: count }, () => ({ key: crypto.randomUUID(), label: "", stock: "" }));
 
+/** Whether a row holds anything to save or remove: a blank row is skipped by the save, so it has no Remove box. */
+const hasContent = (row: Row) => row.id !== undefined || row.label.trim() !== "" || row.stock.trim() !== "";
+
 /**
- * The product form's sizes: a row a size (label, its own stock, Remove for a saved one), posted as `sizes.{n}.id`,
- * `.label`, `.stock` and `.remove` (read by app/lib/product-form.server.ts). Works without JavaScript (blank rows to fill
- * in); with it, rows can be added and filled with the category's usual sizes, and the total follows as you type.
- * Removing a size that past orders used keeps those orders intact: they hold its label.
+ * The product form's sizes: a row a size (label, its own stock, a Remove box), posted as `sizes.{n}.id`, `.label`,
+ * `.stock` and `.remove` (read by app/lib/product-form.server.ts, which skips a row ticked Remove and an empty row).
+ * Works without JavaScript (blank rows to fill in; a saved size's Remove box); with it, rows can be added and filled
+ * with the category's usual sizes, a row typed has the same Remove box as a saved one, and the total follows as you
+ * type. Removing a size that past orders used keeps those orders intact: they hold its label.
  */
 export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[]; errors?: Record<string, string[] | undefined>; restocking?: number }) {
   const [rows, setRows] = useState<Row[]>(() => [
@@ -31,7 +37,6 @@ export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[];
     ...blankRows(BLANK_ROWS),
   ]);
   const [hydrated, setHydrated] = useState(false);
-  const addSize = useRef<HTMLButtonElement>(null);
   useEffect(() => setHydrated(true), []);
   // Opened from a low-stock list for one size (`restocking`, its id): its row is marked, and its stock field takes the
   // focus, in view, so the admin types the new figure at once (on a phone the table is far below the form's top).
@@ -45,21 +50,24 @@ export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[];
 
   /**
    * Adds the chosen category's usual sizes after the saved ones, and never loses what was typed: a typed row of one of
-   * those labels gives it its stock, other typed rows follow them. Only blank rows and the untouched "One size" go.
+   * those labels gives it its stock, other typed rows follow them. What nobody typed goes: blank rows, the untouched
+   * "One size", and the rows an earlier fill put in that still say what it put (its label, at 0), so choosing another
+   * category and filling again replaces that category's sizes instead of piling the two up.
    */
   const fillFromCategory = (event: MouseEvent<HTMLButtonElement>) => {
     const chosen = (event.currentTarget.form?.elements.namedItem("category") as HTMLSelectElement | null)?.value as Category | undefined;
     if (!chosen || !CATEGORIES.includes(chosen)) return;
     setRows((all) => {
       const saved = all.filter((row) => row.id !== undefined);
-      // Nothing typed: a blank row, or the form's own "One size" at 0. A row with only a stock typed is kept.
-      const untouched = (row: Row) => /^0?$/.test(row.stock.trim()) && (row.label.trim() === "" || row.label === ONE_SIZE);
-      const typed = all.filter((row) => row.id === undefined && !untouched(row));
+      // Nothing typed: a blank row, the form's own "One size" at 0, or a row as a fill left it. A row with only a stock
+      // typed is kept, and so is a filled row whose stock was typed.
+      const untouched = (row: Row) => /^0?$/.test(row.stock.trim()) && (row.label.trim() === "" || row.label === ONE_SIZE || row.label === row.filled);
+      const typed = all.filter((row) => row.id === undefined && !row.removed && !untouched(row));
       const byLabel = new Map(typed.map((row) => [row.label.trim().toLowerCase(), row]));
       const taken = new Set(saved.map((row) => row.label.trim().toLowerCase()));
       const fresh = CATEGORY_SIZES[chosen]
         .filter((label) => !taken.has(label.toLowerCase()))
-        .map((label) => byLabel.get(label.toLowerCase()) ?? { key: crypto.randomUUID(), label, stock: "0" });
+        .map((label) => byLabel.get(label.toLowerCase()) ?? { key: crypto.randomUUID(), label, stock: "0", filled: label });
       const others = typed.filter((row) => !fresh.includes(row));
       return [...saved, ...fresh, ...others, ...blankRows(1)];
     });
@@ -84,23 +92,33 @@ export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[];
           {errors.stockQuantity[0]}
         </p>
       )}
-      <table className="mt-3 w-full text-sm">
+      {/* Fixed columns, so that on a phone the label (the widest value) gets the room, not the stock or Remove. */}
+      <table className="mt-3 w-full table-fixed text-sm">
+        <colgroup>
+          <col />
+          <col className="w-24 sm:w-28" />
+          <col className="w-[4.5rem]" />
+        </colgroup>
         <thead className="text-left text-xs uppercase tracking-wider text-slate-500 dark:text-slate-400">
           <tr>
             <th scope="col" className="pb-1 font-semibold">
               Size
             </th>
-            <th scope="col" className="w-28 pb-1 font-semibold">
+            {/* Right-aligned, as the figures are (they line up by their units, and with the total). */}
+            <th scope="col" className="pr-[calc(0.5rem+0.75rem+1px)] pb-1 text-right font-semibold">
               Stock
             </th>
-            <th scope="col" className="w-24 pb-1 font-semibold">
-              <span className="sr-only">Remove</span>
+            <th scope="col" className="pb-1 text-center font-semibold">
+              Remove
             </th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row, index) => {
             const error = rowError(index);
+            // A saved size always has its Remove box (without JavaScript too); a new row once something is typed in it
+            // (or while it is ticked, so that it can be unticked).
+            const removable = row.id !== undefined || (hydrated && (hasContent(row) || !!row.removed));
             return (
               <tr
                 key={row.key}
@@ -115,7 +133,7 @@ export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[];
                     value={row.label}
                     onChange={(event) => change(row.key, { label: event.currentTarget.value })}
                     maxLength={SIZE_LABEL_MAX}
-                    placeholder={row.id === undefined ? "New size, e.g. EU 42" : undefined}
+                    placeholder={row.id === undefined ? "e.g. EU 42" : undefined}
                     aria-label={`Size ${index + 1}`}
                     aria-invalid={error ? true : undefined}
                     aria-describedby={error ? `sizes-${index}-error` : undefined}
@@ -140,37 +158,23 @@ export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[];
                     aria-label={`Stock of size ${index + 1}`}
                     aria-invalid={error ? true : undefined}
                     aria-describedby={error ? `sizes-${index}-error` : undefined}
-                    className="field-input"
+                    className="field-input text-right tabular-nums"
                   />
                 </td>
                 <td className="py-1">
-                  {row.id !== undefined ? (
-                    <label className="flex min-h-11 items-center gap-2">
+                  {removable && (
+                    // The column's heading says "Remove"; the box's own name says which size (and holds the word).
+                    <label className="mx-auto flex size-11 cursor-pointer items-center justify-center rounded-lg">
                       <input
                         type="checkbox"
                         name={`sizes.${index}.remove`}
                         checked={row.removed ?? false}
                         onChange={(event) => change(row.key, { removed: event.currentTarget.checked })}
                         className="size-5 accent-red-600"
-                        aria-label={`Remove size ${row.label || index + 1}`}
+                        aria-label={`Remove size ${row.label.trim() || index + 1}`}
                       />
-                      <span aria-hidden="true">Remove</span>
                     </label>
-                  ) : hydrated ? (
-                    <button
-                      type="button"
-                      className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400"
-                      aria-label={`Remove size ${row.label || index + 1}`}
-                      onClick={(event) => {
-                        // The row goes: the focus goes to the next row's label (or the one before, or Add size).
-                        const line = event.currentTarget.closest("tr");
-                        ((line?.nextElementSibling ?? line?.previousElementSibling)?.querySelector("input") ?? addSize.current)?.focus();
-                        setRows((all) => all.filter((r) => r.key !== row.key));
-                      }}
-                    >
-                      Remove
-                    </button>
-                  ) : null}
+                  )}
                 </td>
               </tr>
             );
@@ -178,20 +182,23 @@ export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[];
         </tbody>
         <tfoot>
           <tr className="border-t border-slate-200 dark:border-slate-800">
-            <th scope="row" className="pt-2 text-left font-semibold">
-              Stock quantity (total)
-            </th>
-            <td className="pt-2 font-semibold tabular-nums" colSpan={2}>
-              <output aria-live="polite" data-testid="sizes-total">
-                {total}
-              </output>
+            {/* One cell across the table, so that the words have the Size and Stock columns' room on a phone (they do not
+                fit the Size column alone), and the total ends where the stock figures end (their field's padding and
+                border, the cell's, then the Remove column). */}
+            <td colSpan={3} className="pt-2">
+              <div className="flex items-baseline justify-between gap-3 font-semibold">
+                <span id="sizes-total-label">Stock quantity (total)</span>
+                <output aria-labelledby="sizes-total-label" aria-live="polite" data-testid="sizes-total" className="mr-[calc(4.5rem+0.5rem+0.75rem+1px)] tabular-nums">
+                  {total}
+                </output>
+              </div>
             </td>
           </tr>
         </tfoot>
       </table>
       {hydrated && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button ref={addSize} type="button" className="btn-secondary" disabled={rows.length >= SIZES_MAX + BLANK_ROWS} onClick={() => setRows((all) => [...all, ...blankRows(1)])}>
+          <button type="button" className="btn-secondary" disabled={rows.length >= SIZES_MAX + BLANK_ROWS} onClick={() => setRows((all) => [...all, ...blankRows(1)])}>
             Add size
           </button>
           <button type="button" className="btn-secondary" onClick={fillFromCategory}>

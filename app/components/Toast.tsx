@@ -13,7 +13,8 @@ export const VIEW_CART = { to: "/cart", label: "View cart" } as const;
  * with its text goes unannounced by many screen readers. So a screen that may show a toast renders <Toast> always,
  * with message null when there is none. `link` is where to go next, shown beside the message. `asStatus: false` keeps
  * the region a polite live region without the status role: for a toast in every page (the root's), so that a page's own
- * status message stays the one status it has.
+ * status message stays the one status it has. `lasting` keeps a message that must not be missed until it is closed (it
+ * is not gone before it could be read: WCAG 2.2.1).
  */
 export function Toast({
   message,
@@ -21,12 +22,14 @@ export function Toast({
   id,
   link,
   asStatus = true,
+  lasting = false,
 }: {
   message: string | null;
   tone?: "success" | "error";
   id?: unknown;
   link?: { to: string; label: string };
   asStatus?: boolean;
+  lasting?: boolean;
 }) {
   const [visible, setVisible] = useState(Boolean(message));
   // Counts the times shown: each is a new element in the live region, so the same words again (a second add) are read
@@ -43,10 +46,10 @@ export function Toast({
     setHeld(false);
   }, [message, id]);
   useEffect(() => {
-    if (!message || !visible || held) return;
+    if (!message || !visible || held || lasting) return;
     const timer = setTimeout(() => setVisible(false), TOAST_MS);
     return () => clearTimeout(timer);
-  }, [message, id, visible, held]);
+  }, [message, id, visible, held, lasting]);
   const shown = Boolean(message) && visible;
   const styles =
     tone === "success"

@@ -1,4 +1,5 @@
 import { SAVED_PARAM } from "./restock";
+import { STOCK_MOVES_PARAM } from "./stock-moves";
 
 // What a page says once, in a toast, when a form or a login comes back to it: the reason rides in the address of the
 // redirect (so it works without JavaScript) as a one-time parameter, which links built from the page's address leave
@@ -9,8 +10,8 @@ export const CART_MERGED_PARAM = "merged";
 /** After a registration (startSession). */
 export const WELCOME_PARAM = "welcome";
 
-/** An add to the cart, a refused add, a product deleted or saved, a cart merged at login, a new account. */
-export const ONE_TIME_PARAMS: readonly string[] = ["added", "cartError", "deleted", SAVED_PARAM, CART_MERGED_PARAM, WELCOME_PARAM];
+/** An add to the cart, a refused add, a product deleted or saved (and its stock moves), a cart merged at login, a new account. */
+export const ONE_TIME_PARAMS: readonly string[] = ["added", "cartError", "deleted", SAVED_PARAM, STOCK_MOVES_PARAM, CART_MERGED_PARAM, WELCOME_PARAM];
 
 export const CART_MERGED_MESSAGE = "We added the items from this visit to your saved cart";
 

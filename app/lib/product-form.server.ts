@@ -2,7 +2,7 @@ import { parseWith } from "./api.server";
 import { FIX_FIELDS, formNumber } from "./forms";
 import { HttpError, type FieldErrors } from "./http";
 import { readMultipartStream, type UploadedFile } from "./multipart.server";
-import { picturesInputSchema, productInputSchema, type PicturesInput, type ProductInput } from "./schemas/product";
+import { altTextSchema, picturesInputSchema, productInputSchema, type PicturesInput, type ProductInput } from "./schemas/product";
 import type { ImageUpload } from "~/services/catalogue.server";
 import { PICTURE_UPLOAD_LIMITS, uploadedPictures, type PictureChanges } from "~/services/product-images.server";
 
@@ -56,26 +56,46 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
       fieldErrors[row && sizes ? `sizes.${sizes.formRows[Number(row[1])]}.${row[2]}` : key] = messages;
     }
   }
+  let addedAt: number[] | undefined;
   try {
     // `imageFile` is the form as it was before pictures were many (one file, the first picture).
     ({ first, added } = uploadedPictures(files));
-    keep = currentPictures(form);
+    const altTexts = newPictureAltTexts(form, added.length, fieldErrors);
+    added = added.map((upload, n) => ({ ...upload, altText: altTexts[n] }));
+    ({ keep, addedAt } = pictureOrder(form, added.length, fieldErrors));
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     Object.assign(fieldErrors, error.fieldErrors);
   }
   if (!input || Object.keys(fieldErrors).length) return { ok: false, message: FIX_FIELDS, fieldErrors };
-  return { ok: true, input, pictures: { first, added, keep } };
+  return { ok: true, input, pictures: { first, added, keep, addedAt } };
+}
+
+/** A picture's alt text as typed in the field `name`, or its message in `fieldErrors` under that name (the field's). */
+function altTextOf(form: FormData, name: string, fieldErrors: FieldErrors): string | null {
+  const value = form.get(name);
+  const read = altTextSchema.safeParse(typeof value === "string" ? value : "");
+  if (read.success) return read.data || null;
+  fieldErrors[name] = read.error.issues.slice(0, 1).map((issue) => issue.message);
+  return null;
+}
+
+/** The alt texts of the new pictures (`altText-new-{n}` for the n-th of `imageFiles`), typed before they are saved. */
+function newPictureAltTexts(form: FormData, count: number, fieldErrors: FieldErrors): (string | null)[] {
+  return Array.from({ length: count }, (_, n) => altTextOf(form, `altText-new-${n}`, fieldErrors));
 }
 
 /**
- * The update form's list of current pictures, as the API's `images`: each listed picture (`picture`, in the order
- * shown) has a position box, an alt text and a Remove checkbox; the `first` radio puts one at the front. Positions
- * that are blank or not numbers keep the order shown. Undefined when the form lists none (the add form).
+ * The update form's order of pictures, as the API's `images` (the current pictures to keep, first to last) and each new
+ * picture's place (`addedAt`). Each current picture listed (`picture`, in the order shown) has an alt text and a Remove
+ * checkbox. With JavaScript the form sends the order shown, one `order` a picture kept: `current-{id}` or `new-{n}` (the
+ * n-th file of `imageFiles`), so a new picture can go anywhere, first included. Without it, each current picture has a
+ * position box and the `first` radio puts one at the front (positions that are blank or not numbers keep the order
+ * shown), and the new pictures follow them. Nothing in `keep` when the form lists no current picture (the add form).
  */
-function currentPictures(form: FormData): PicturesInput | undefined {
+function pictureOrder(form: FormData, addedCount: number, fieldErrors: FieldErrors): { keep?: PicturesInput; addedAt?: number[] } {
   const shown = form.getAll("picture").filter((value): value is string => typeof value === "string");
-  if (!shown.length) return undefined;
+  if (!shown.length) return {};
   const removed = new Set(form.getAll("remove"));
   const text = (name: string) => {
     const value = form.get(name);
@@ -90,10 +110,33 @@ function currentPictures(form: FormData): PicturesInput | undefined {
   const first = text("first");
   const moved = first !== "" && first !== shown[0];
   const kept = moved ? [...ordered.filter(({ id }) => id === first), ...ordered.filter(({ id }) => id !== first)] : ordered;
-  return parseWith(
-    picturesInputSchema,
-    kept.map(({ id }) => ({ id: Number(id), altText: text(`altText-${id}`) })),
-  );
+  const keep = (ids: string[]) =>
+    parseWith(
+      picturesInputSchema,
+      ids.map((id) => ({ id: Number(id), altText: altTextOf(form, `altText-${id}`, fieldErrors) })),
+    );
+  const sent = form.getAll("order").filter((value): value is string => typeof value === "string");
+  if (!sent.length) return { keep: keep(kept.map(({ id }) => id)) };
+  // The order shown, each picture once; one it leaves out (a form that lost a field) keeps its place after the others.
+  const places: ({ id: string } | { n: number })[] = [];
+  const [keptIds, newOnes] = [new Set<string>(), new Set<number>()];
+  for (const entry of sent) {
+    const current = /^current-(\d{1,12})$/.exec(entry)?.[1];
+    const n = Number(/^new-(\d{1,2})$/.exec(entry)?.[1] ?? Number.NaN);
+    if (current !== undefined && kept.some(({ id }) => id === current) && !keptIds.has(current)) {
+      places.push({ id: current });
+      keptIds.add(current);
+    } else if (n < addedCount && !newOnes.has(n)) {
+      places.push({ n });
+      newOnes.add(n);
+    }
+  }
+  for (const { id } of kept) if (!keptIds.has(id)) places.push({ id });
+  for (let n = 0; n < addedCount; n++) if (!newOnes.has(n)) places.push({ n });
+  return {
+    keep: keep(places.flatMap((place) => ("id" in place ? [place.id] : []))),
+    addedAt: Array.from({ length: addedCount }, (_, n) => places.findIndex((place) => "n" in place && place.n === n)),
+  };
 }
 
 /**

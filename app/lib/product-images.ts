@@ -9,6 +9,7 @@ export const PICTURE_MESSAGES = {
   none: "A product needs at least one picture",
   unknown: "No such picture on this product",
   repeated: "A picture is listed twice",
+  place: "The new pictures' places do not fit the list of pictures",
   changed: "The product was changed by someone else meanwhile; reload it and try again",
 } as const;
 

@@ -1,6 +1,8 @@
 // Restocking from the back office's low-stock lists (the dashboard's and /admin/stock): a size's row opens its
 // product's form at that size, and the saved form goes back to the list it came from.
 
+import { STOCK_MOVES_PARAM } from "./stock-moves";
+
 /** Said on the list a saved form comes back to. */
 export const SAVED_PARAM = "saved";
 
@@ -17,6 +19,7 @@ export function backOfficePath(back: string | null): string | null {
 function listAddress(list: { pathname: string; search: string }): string {
   const params = new URLSearchParams(list.search);
   params.delete(SAVED_PARAM);
+  params.delete(STOCK_MOVES_PARAM);
   const search = params.toString();
   return search ? `${list.pathname}?${search}` : list.pathname;
 }
@@ -29,6 +32,7 @@ export function restockHref(productId: number, sizeId: number, list: { pathname:
 /** Where a saved form goes: the list it came from, saying so. */
 export function savedReturn(back: string, productId: number): string {
   const url = new URL(back, "http://stride.invalid");
+  url.searchParams.delete(STOCK_MOVES_PARAM);
   url.searchParams.set(SAVED_PARAM, String(productId));
   return url.pathname + url.search;
 }

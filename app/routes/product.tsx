@@ -16,6 +16,8 @@ import { answerOr, submitted } from "~/lib/client-action";
 import { HttpError, parseId, routeId } from "~/lib/http";
 import { FEW_LEFT, hasSizeChoice, onlyLeft } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
+import { savedMessage } from "~/lib/stock-moves";
+import { savedStockMoves } from "~/lib/stock-moves.server";
 import { isReviewIntent, REVIEW_FAILED } from "~/lib/review-constants";
 import type { ReviewActionResult, ReviewItem } from "~/lib/schemas/review";
 import { deleteProduct } from "~/services/catalogue.server";
@@ -91,7 +93,9 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const headers = { "Cache-Tag": productPageTags(id, related.map((product) => product.id)) };
   // For an admin only (a page never cached): what deleting the product would leave its open orders with.
   const openOrders = isAdmin ? await countOpenOrdersWithProduct(context.db, id) : 0;
-  return data({ product: page.product, images, image, sizes, reviews, related, openOrders, origin: url.origin }, { headers });
+  // Come back from the update form: the sizes its save put at another stock than typed, for the "Product saved" toast.
+  const savedMoves = isAdmin && url.searchParams.has("saved") ? await savedStockMoves(url, id, context.cloudflare.env.JWT_SECRET) : null;
+  return data({ product: page.product, images, image, sizes, reviews, related, openOrders, savedMoves, origin: url.origin }, { headers });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
@@ -174,7 +178,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
 }
 
 export default function ProductPage() {
-  const { product, images, image, sizes, reviews, related, openOrders } = useLoaderData<typeof loader>();
+  const { product, images, image, sizes, reviews, related, openOrders, savedMoves } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const reviewResult = actionData && "intent" in actionData ? (actionData as ReviewActionResult) : undefined;
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -262,7 +266,7 @@ export default function ProductPage() {
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
       <RelatedProducts products={related} />
-      <ReturnedAddToast otherwise={searchParams.has("saved") ? "Product saved" : null} />
+      <ReturnedAddToast otherwise={searchParams.has("saved") ? savedMessage(savedMoves) : null} lasting={!!savedMoves?.length} />
     </div>
   );
 }

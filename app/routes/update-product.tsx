@@ -7,6 +7,7 @@ import { FIX_FIELDS } from "~/lib/forms";
 import { HttpError, routeId } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
 import { backOfficePath, savedReturn } from "~/lib/restock";
+import { withStockMoves } from "~/lib/stock-moves.server";
 import { getProductWithSizes, updateProduct } from "~/services/catalogue.server";
 import { requireAdmin } from "~/services/session.server";
 import type { Route } from "./+types/update-product";
@@ -33,10 +34,11 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   const form = await readProductForm(request);
   if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
   try {
-    await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
-    // Opened from a low-stock list, the form goes back to it, for the next size to restock; else to the product.
+    const { stockMoves } = await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
+    // Opened from a low-stock list, the form goes back to it, for the next size to restock; else to the product. The
+    // page it lands on says "Product saved", and which sizes were saved as another stock than typed, and why.
     const back = backOfficePath(url.searchParams.get("back"));
-    return redirect(back ? savedReturn(back, id) : `/product/${id}?saved=1`);
+    return redirect(await withStockMoves(back ? savedReturn(back, id) : `/product/${id}?saved=1`, stockMoves, id, context.cloudflare.env.JWT_SECRET));
   } catch (error) {
     // A rule only the save can check (no picture left) names its field, as the form's own checks do; a form older than
     // another save of the product (409) says so, so that the admin reloads; anything else failed.

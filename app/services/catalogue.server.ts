@@ -11,10 +11,11 @@ import { PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import { allWordsQuery, ftsString, SEARCH_INDEX_COMPACTION_STEPS, SEARCH_INDEXES, searchIndexCompactionStep, searchWords, TRIGRAM_MIN } from "~/lib/search-index";
 import { MAX_PAGE_SIZE, PAGE_SIZE, type ProductInput, type ProductSummary, type ProductView, type Sort } from "~/lib/schemas/product";
 import { ONE_SIZE, type SizeView } from "~/lib/sizes";
+import type { StockMove } from "~/lib/stock-moves";
 import { CANDIDATES_MAX, candidateRange, correctedKeyword, correctionOf, SEARCH_WORDS_REBUILD, vocabularyWords, wordsToCheck, type Candidate } from "~/lib/spelling";
 import { brandsPlan, filterConditions, keptTotal, selectiveFilter, sizeMatches, splitFilters } from "./catalogue-filters.server";
 import { containsPattern, type Db, type ReadPlan, type ReadQuery, readTogether, schema } from "./db.server";
-import { insertSizes, newProductSizes, sizesPlan, sizeUpdates } from "./sizes.server";
+import { insertSizes, newProductSizes, sizesOf, sizesPlan, sizeUpdates, stockMoves, toSizeView, watchesStock } from "./sizes.server";
 import { etagFor, picturesQuery, savePictures, toImageViews, versionBase, type PictureChanges, type ServedImage } from "./product-images.server";
 
 const { products, productImages, searchWords: vocabulary } = schema;
@@ -465,6 +466,8 @@ export interface ImageUpload {
   /** Read from the header; null when it cannot be read. */
   width: number | null;
   height: number | null;
+  /** The admin's words for it (the product forms give a new picture its alt text at once); none by default. */
+  altText?: string | null;
 }
 
 /** The product's own columns; its stock is its sizes' (see sizes.server.ts), which the database sums. */
@@ -497,9 +500,10 @@ export async function createProduct(db: Db, bucket: R2Bucket, input: ProductInpu
 
 /**
  * The product's fields, sizes and pictures as asked (see PictureChanges), in one batch, if the product is still the
- * version the client loaded (`input.version`; see versionBase): else 409 and nothing changes.
+ * version the client loaded (`input.version`; see versionBase): else 409 and nothing changes. `stockMoves` names the
+ * sizes saved as another stock than the one sent, because of orders meanwhile (see stockMoves in sizes.server.ts).
  */
-export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, changes: PictureChanges): Promise<ProductView> {
+export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input: ProductInput, changes: PictureChanges): Promise<{ product: ProductView; stockMoves: StockMove[] }> {
   // The version and the sizes in one read (one transaction): the version vouches for the sizes the update is planned on.
   const { row, sizes } = await readTogether(db, {
     row: { statements: [db.select({ version: products.version }).from(products).where(eq(products.id, id)).limit(1)], assemble: ([rows]) => (rows as { version: number }[])[0] },
@@ -509,8 +513,19 @@ export async function updateProduct(db: Db, bucket: R2Bucket, id: number, input:
   // Checked before the sizes are: a size an older copy names may be gone, and the answer is then "changed".
   const base = versionBase(input.version, row.version);
   const sizeStatements = sizeUpdates(db, id, input, sizes);
-  await savePictures(db, bucket, id, changes, [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...sizeStatements, ...vocabularyInserts(db, input)], base);
-  return getProduct(db, id);
+  // When the client said what stock it saw, the sizes are read inside the save's own batch, just before and just after
+  // its writes: an order placed between the read above and the batch is counted too.
+  const watched = watchesStock(input);
+  const [, before, ...rest] = await savePictures(
+    db,
+    bucket,
+    id,
+    changes,
+    [db.update(products).set(productValues(input)).where(eq(products.id, id)), ...(watched ? [sizesOf(db, id)] : []), ...sizeStatements, ...(watched ? [sizesOf(db, id)] : []), ...vocabularyInserts(db, input)],
+    base,
+  );
+  const after = rest[sizeStatements.length];
+  return { product: await getProduct(db, id), stockMoves: watched ? stockMoves(input, (before as SizeView[]).map(toSizeView), (after as SizeView[]).map(toSizeView)) : [] };
 }
 
 /** Removes the product and all its pictures; order lines keep the copied name and price (their product_id becomes null). */

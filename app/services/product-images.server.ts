@@ -22,8 +22,14 @@ const uuidOf = (key: string) => key.split("/").pop() as string;
 export interface PictureChanges {
   /** Takes the place of the first picture (the API's single `imageFile`, as before pictures were many). */
   first?: ImageUpload | null;
-  /** New pictures, after the kept ones. */
+  /** New pictures, after the kept ones (or where `addedAt` puts them). */
   added?: ImageUpload[];
+  /**
+   * Where each new picture goes among all the pictures saved (0 is the card's), one place each, the kept pictures
+   * filling the other places in their order: the product form's order, where a new picture may come first. Absent: after
+   * the kept ones.
+   */
+  addedAt?: number[];
   /** The current pictures to keep, first to last, with their alt text; absent keeps them all as they are. */
   keep?: PicturesInput;
 }
@@ -115,14 +121,24 @@ function plan(current: PictureRow[], changes: PictureChanges): { planned: Planne
       return { row, altText: altText === undefined ? row.altText : altText || null };
     });
   }
-  const planned: Planned[] = [
-    ...(changes.first ? [{ upload: changes.first }, ...kept.slice(1)] : kept),
-    ...(changes.added ?? []).map((upload) => ({ upload })),
-  ];
+  const planned = placed(changes.first ? [{ upload: changes.first }, ...kept.slice(1)] : kept, changes.added ?? [], changes.addedAt);
   if (planned.length > PRODUCT_IMAGES_MAX) throw badRequest(PICTURE_MESSAGES.tooMany, { imageFiles: [PICTURE_MESSAGES.tooMany] });
   if (planned.length === 0) throw badRequest(PICTURE_MESSAGES.none, { imageFiles: [PICTURE_MESSAGES.none] });
   const staying = new Set(planned.flatMap((item) => ("row" in item ? [item.row.id] : [])));
   return { planned, removed: current.filter((row) => !staying.has(row.id)) };
+}
+
+/** The kept pictures with the new ones after them, or each new one at its place (`addedAt`); 400 for places that do not fit. */
+function placed(kept: Planned[], added: ImageUpload[], addedAt: number[] | undefined): Planned[] {
+  if (!addedAt) return [...kept, ...added.map((upload) => ({ upload }))];
+  const total = kept.length + added.length;
+  const fits = addedAt.length === added.length && new Set(addedAt).size === addedAt.length && addedAt.every((at) => Number.isInteger(at) && at >= 0 && at < total);
+  if (!fits) throw badRequest(PICTURE_MESSAGES.place, { imageFiles: [PICTURE_MESSAGES.place] });
+  const rest = [...kept];
+  return Array.from({ length: total }, (_, at) => {
+    const index = addedAt.indexOf(at);
+    return index >= 0 ? { upload: added[index] } : (rest.shift() as Planned);
+  });
 }
 
 async function storeUpload(bucket: R2Bucket, productId: number, upload: ImageUpload): Promise<string> {
@@ -152,7 +168,8 @@ export function versionBase(sent: number | undefined, current: number): number {
  * so rows cannot simply swap places one by one). New uploads go to R2 first and are removed again if the batch fails;
  * pictures dropped leave R2 once it has succeeded. `version` is the version the save is based on (see versionBase):
  * a save that committed after it (another admin, another tab, while a form was open or during this save) fails the
- * batch's version check: 409, nothing changed, and no object a committed row names is ever deleted.
+ * batch's version check: 409, nothing changed, and no object a committed row names is ever deleted. Returns the
+ * results of the `before` statements, in their order (a read among them sees the batch as it stood there).
  */
 export async function savePictures(
   db: Db,
@@ -162,7 +179,7 @@ export async function savePictures(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Drizzle statement of this database
   before: any[] = [],
   version?: number,
-): Promise<void> {
+): Promise<unknown[]> {
   // The version and the rows in one read (a batch is one transaction), so the version vouches for these rows.
   const [[product], current] = await db.batch([
     db.select({ version: schema.products.version }).from(schema.products).where(eq(schema.products.id, productId)).limit(1),
@@ -173,6 +190,7 @@ export async function savePictures(
   const base = versionBase(version, product.version);
   const { planned, removed } = plan(current, changes);
   const newKeys: string[] = [];
+  let results: readonly unknown[];
   try {
     const values = [];
     for (const [position, item] of planned.entries()) {
@@ -181,12 +199,12 @@ export async function savePictures(
       } else {
         const key = await storeUpload(bucket, productId, item.upload);
         newKeys.push(key);
-        const { type, name, width, height } = item.upload;
-        values.push({ productId, position, key, contentType: type, name, width, height });
+        const { type, name, width, height, altText } = item.upload;
+        values.push({ productId, position, key, contentType: type, name, width, height, altText: altText || null });
       }
     }
     const readIds = current.map((row) => row.id);
-    await db.batch([
+    results = await db.batch([
       // First: fails the batch (see migrations/0011) if another save committed since the version the save is based on.
       db.update(schema.products).set({ version: base + 1 }).where(eq(schema.products.id, productId)),
       ...before,
@@ -204,6 +222,7 @@ export async function savePictures(
   // Only now, and only these: no committed row can name them, since any save based on the rows read before this one
   // has failed its version check, and later saves read the rows this one wrote.
   if (removed.length) await bucket.delete(removed.map((row) => row.key));
+  return results.slice(1, 1 + before.length);
 }
 
 export interface ServedImage {

@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { badRequest } from "~/lib/http";
 import { ONE_SIZE, SELECT_A_SIZE, UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
 import type { ProductInput } from "~/lib/schemas/product";
+import type { StockMove } from "~/lib/stock-moves";
 import { type Db, type ReadPlan, schema } from "./db.server";
 
 const { products, productSizes } = schema;
@@ -131,4 +132,23 @@ export function sizeUpdates(db: Db, productId: number, input: ProductInput, exis
             .where(eq(productSizes.id, size.id)),
     ),
   ];
+}
+
+/** Whether a save's sizes say what stock the client saw (stockWas), so that stockMoves has something to tell. */
+export const watchesStock = (input: ProductInput): boolean => !!input.sizes?.some((size) => size.id !== undefined && size.stockWas !== undefined);
+
+/**
+ * The sizes whose stock was saved as another figure than the one sent, because orders took pairs (or a cancelled one
+ * gave them back) between the client's read (stockWas) and the save: `before` and `after` are the sizes as the save's
+ * own batch read them around its writes, so the figures are exactly the save's. A size set to what was sent (nothing
+ * moved meanwhile, or 0 asked and 0 saved) is not one of them.
+ */
+export function stockMoves(input: ProductInput, before: readonly SizeView[], after: readonly SizeView[]): StockMove[] {
+  return (input.sizes ?? []).flatMap((size) => {
+    if (size.id === undefined || size.stockWas === undefined) return [];
+    const [was, now] = [before.find((row) => row.id === size.id), after.find((row) => row.id === size.id)];
+    if (!was || !now || now.stockQuantity === size.stockQuantity) return [];
+    const sold = size.stockWas - was.stockQuantity;
+    return sold === 0 ? [] : [{ label: now.label, saved: now.stockQuantity, sold }];
+  });
 }

@@ -8,8 +8,10 @@ export const INITIAL_SESSION_VERSION = 0;
 // The HMAC key, imported once per secret for the isolate's life: importing it for every token cost each request as
 // much as checking the signature. The key is kept, not the promise of it: a promise made in one request and settled
 // while another awaits it is something the Workers runtime warns about (two first requests may both import; no harm).
+// Also signs what the server puts in an address for itself to read back (app/lib/stock-moves.server.ts), under a
+// prefix of its own, so that no such signature is ever a token's.
 const keys = new Map<string, CryptoKey>();
-async function keyFor(secret: string): Promise<CryptoKey> {
+export async function keyFor(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
     key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);

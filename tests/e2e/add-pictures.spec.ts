@@ -6,7 +6,8 @@ import { gotoHydrated, pngFromPixels, SCREENSHOT_VIEWPORTS } from "./helpers";
 // The pictures chosen on the product forms before they are saved, in Chromium: each gets the saved pictures' Remove
 // box and Move up / Move down / Make first (PictureFields), the file input is filled again with the ones kept in the
 // order shown, and the "at most 8" message shows once and goes as soon as 8 are left (QA: 9 chosen could only be
-// fixed by choosing all the files again, and the message showed twice). Screenshots under /tmp/add-pictures-shots
+// fixed by choosing all the files again, and the message showed twice). A second choice adds to the first (QA: it
+// dropped it), and on the update form a new picture can go anywhere, first included (QA: it could not). Screenshots under /tmp/add-pictures-shots
 // (SHOTS_DIR), 1280 and 390 wide, light and dark.
 
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/add-pictures-shots";
@@ -52,7 +53,7 @@ test("nine chosen pictures: the message once, Remove one, Make first the third, 
     await expect(newPictures(page)).toHaveCount(9);
     await expect(newPictures(page).first()).toContainText("1. The card's picture p1.png");
     await expect(tooMany(page)).toHaveCount(1);
-    await expect(tooMany(page)).toHaveText("A product has at most 8 pictures: remove some before saving.");
+    await expect(tooMany(page)).toHaveText("A product has at most 8 pictures, and 9 are listed: remove 1 before saving.");
 
     // Saved as it is, the server refuses the ninth: still one message, not the server's beside the form's.
     await page.getByRole("button", { name: "Add Product", exact: true }).click();
@@ -102,7 +103,9 @@ test("the chosen pictures' controls work from the keyboard, the focus staying wi
   await input.setInputFiles(nine.slice(0, 3));
   await expect(newPictures(page)).toHaveCount(3);
   await input.focus();
-  // The first picture's Move up is disabled (out of the tab order): its Move down comes next.
+  // The first picture's alt text, then its controls: its Move up is disabled (out of the tab order), its Move down next.
+  await page.keyboard.press("Tab");
+  await expect(newPictures(page).first().getByLabel("Alt text")).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Move down: new picture 1", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
@@ -129,7 +132,56 @@ test("the chosen pictures' controls work from the keyboard, the focus staying wi
   expect(await inputFiles(page)).toEqual(["p1.png", "p2.png", "p3.png"]);
 });
 
-test("on the update form, added pictures move among themselves after the current ones, as the save adds them", async ({ page }) => {
+test("a second choice adds to the pictures chosen (a phone adds one at a time), and past 8 says how many to remove", async ({ page }) => {
+  await logInAs(page);
+  const name = `E2E One By One ${Date.now().toString(36)}`;
+  let id: number | undefined;
+  try {
+    await gotoHydrated(page, "/add_product");
+    await fillProduct(page, name);
+    const input = page.getByLabel(PICTURES_INPUT, { exact: true });
+    // QA's steps: two pictures, then the picker again for a third: all three are listed, and sent.
+    await input.setInputFiles(nine.slice(0, 2));
+    await expect(newPictures(page)).toHaveCount(2);
+    await input.setInputFiles(nine.slice(2, 3));
+    await expect(newPictures(page)).toHaveCount(3);
+    await expect(newPictures(page).nth(2)).toContainText("3. p3.png");
+    expect(await inputFiles(page)).toEqual(["p1.png", "p2.png", "p3.png"]);
+
+    // Each stays removable and movable; the picker closed without a choice (the input emptied) keeps them all.
+    await page.getByRole("checkbox", { name: "Remove new picture 2", exact: true }).check();
+    await page.getByRole("button", { name: "Make first: new picture 3", exact: true }).click();
+    expect(await inputFiles(page)).toEqual(["p3.png", "p1.png"]);
+    await input.setInputFiles([]);
+    await expect(newPictures(page)).toHaveCount(3);
+    expect(await inputFiles(page)).toEqual(["p3.png", "p1.png"]);
+
+    // Six more make 8: no message. One more makes 9: the message says so, and how many to remove; read out.
+    await input.setInputFiles(nine.slice(3, 9));
+    await expect(newPictures(page)).toHaveCount(9);
+    await expect(tooMany(page)).toHaveCount(0);
+    await input.setInputFiles(nine.slice(1, 2));
+    await expect(newPictures(page)).toHaveCount(10);
+    const message = page.getByTestId("pictures-too-many");
+    await expect(message).toHaveText("A product has at most 8 pictures, and 9 are listed: remove 1 before saving.");
+    await expect(message).toHaveAttribute("role", "status");
+    expect(await inputFiles(page)).toEqual(["p3.png", "p1.png", "p4.png", "p5.png", "p6.png", "p7.png", "p8.png", "p9.png", "p2.png"]);
+    await page.getByRole("checkbox", { name: "Remove new picture 9", exact: true }).check(); // p9
+    await expect(tooMany(page)).toHaveCount(0);
+    const order = ["p3.png", "p1.png", "p4.png", "p5.png", "p6.png", "p7.png", "p8.png", "p2.png"];
+    expect(await inputFiles(page)).toEqual(order);
+
+    await page.getByRole("button", { name: "Add Product", exact: true }).click();
+    await expect(page).toHaveURL(/\/product\/\d+\?saved=1$/);
+    id = Number(new URL(page.url()).pathname.split("/").pop());
+    const saved = (await (await page.request.get(`/api/product/${id}`)).json()) as SavedProduct;
+    expect(saved.images.map((picture) => picture.name)).toEqual(order);
+  } finally {
+    if (id !== undefined) await page.request.delete(`/api/product/${id}`).catch(() => undefined);
+  }
+});
+
+test("on the update form a new picture can be made the first, saved pictures can go below new ones, and a new one has its alt text", async ({ page }) => {
   await logInAs(page);
   const name = `E2E Addlater ${Date.now().toString(36)}`;
   let id: number | undefined;
@@ -143,19 +195,33 @@ test("on the update form, added pictures move among themselves after the current
     id = Number(new URL(page.url()).pathname.split("/").pop());
 
     await gotoHydrated(page, `/product/update/${id}`);
-    await page.getByLabel("Add pictures", { exact: true }).setInputFiles(nine.slice(1, 4));
-    await expect(newPictures(page)).toHaveCount(3);
-    await expect(newPictures(page).first()).toContainText("2. p2.png");
-    // A current picture stays first: no Make first for the new ones, whose first cannot go up.
-    await expect(page.getByRole("button", { name: /^Make first: new picture/ })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Move up: new picture 1", exact: true })).toBeDisabled();
-    await page.getByRole("button", { name: "Move up: new picture 3", exact: true }).click();
-    await page.getByRole("checkbox", { name: "Remove new picture 1", exact: true }).check();
-    expect(await inputFiles(page, "Add pictures")).toEqual(["p4.png", "p3.png"]);
+    await page.getByLabel("Add pictures", { exact: true }).setInputFiles(nine.slice(1, 3));
+    await expect(newPictures(page)).toHaveCount(2);
+    const pictures = page.getByRole("list", { name: "Pictures" }).getByRole("listitem");
+    await expect(pictures).toHaveCount(3);
+    await expect(pictures.nth(1)).toContainText("2. p2.png");
+
+    // The phone's last photo becomes the card's picture; the focus stays with it (its Make first is disabled now).
+    await page.getByRole("button", { name: "Make first: new picture 2", exact: true }).click();
+    await expect(pictures.first()).toContainText("1. The card's picture p3.png");
+    await expect(page.getByRole("button", { name: "Move down: new picture 1", exact: true })).toBeFocused();
+    await expect(page.getByText("p3.png is now picture 1 of 3.")).toBeAttached();
+    // The saved picture goes below the other new one.
+    await page.getByRole("button", { name: "Move down: picture 1", exact: true }).click();
+    await expect(pictures.nth(2)).toContainText("3. p1.png");
+    expect(await inputFiles(page, "Add pictures")).toEqual(["p3.png", "p2.png"]);
+    await pictures.first().getByLabel("Alt text").fill("the new side, in the sun");
+
     await page.getByRole("button", { name: "Update Product", exact: true }).click();
     await expect(page).toHaveURL(`/product/${id}?saved=1`);
-    const saved = (await (await page.request.get(`/api/product/${id}`)).json()) as SavedProduct;
-    expect(saved.images.map((picture) => picture.name)).toEqual(["p1.png", "p4.png", "p3.png"]);
+    const saved = (await (await page.request.get(`/api/product/${id}`)).json()) as Omit<SavedProduct, "images"> & { images: { name: string; altText: string | null }[] };
+    expect(saved.images.map((picture) => [picture.name, picture.altText])).toEqual([
+      ["p3.png", "the new side, in the sun"],
+      ["p2.png", null],
+      ["p1.png", null],
+    ]);
+    expect(saved.imageName).toBe("p3.png");
+    expect(Buffer.from(await (await page.request.get(saved.imageUrl)).body()).equals(byName("p3.png"))).toBe(true);
   } finally {
     if (id !== undefined) await page.request.delete(`/api/product/${id}`).catch(() => undefined);
   }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { countProducts, postMultipartForm, productBody, r2Keys, screenProductForm, sendMultipart, visibleText, type ApiProduct } from "./catalogue-helpers";
 import { JPEG_300X2, PNG_1X1, PNG_3X260, WEBP_37X21 } from "./fixtures/images";
 import { call, registerAdmin } from "./helpers";
+import { readProductForm } from "~/lib/product-form.server";
 
 // The pictures on the screens, without JavaScript: the product page's gallery (?image=n) and the admin forms
 // (a multiple file input; the update form's position boxes, "Make first" radio, alt texts and Remove boxes).
@@ -158,6 +159,75 @@ describe("update product screen and pictures", () => {
     const response = await postMultipartForm(`/product/update/${product.id}`, form, { cookie });
     expect(response.status, await response.clone().text()).toBe(302);
     expect((await productJson(product.id)).images.map((image) => image.name)).toEqual(["b.jpg", "c.webp", "a.png"]);
+  });
+
+  it("POST with the order shown (as the form sends it with JavaScript): a new picture first, another between the current ones", async () => {
+    const product = await createWith([[PNG_1X1, "a.png"], [JPEG_300X2, "b.jpg"], [WEBP_37X21, "c.webp"]]);
+    const [a, b, c] = product.images;
+    const form = screenProductForm({ name: product.name }, null);
+    for (const image of product.images) form.append("picture", String(image.id));
+    form.append("remove", String(b.id));
+    // new-1 is the second file sent: the phone's last photo, made the card's picture.
+    for (const place of ["new-1", `current-${c.id}`, "new-0", `current-${a.id}`]) form.append("order", place);
+    form.append("imageFiles", file(PNG_3X260, "x.png"));
+    form.append("imageFiles", file(PNG_1X1, "y.png"));
+    form.set("altText-new-0", "  x, from the side  ");
+    form.set(`altText-${a.id}`, "a, kept");
+    const response = await postMultipartForm(`/product/update/${product.id}`, form, { cookie });
+    expect(response.status, await response.clone().text()).toBe(302);
+    const updated = await productJson(product.id);
+    expect(updated.images.map((image) => [image.name, image.altText])).toEqual([
+      ["y.png", null],
+      ["c.webp", null],
+      ["x.png", "x, from the side"],
+      ["a.png", "a, kept"],
+    ]);
+    expect(updated.imageName).toBe("y.png");
+    expect(updated.images[2].alt).toBe(`${product.brand} ${product.name}, picture 3 of 4: x, from the side`);
+  });
+
+  it("POST with an order that leaves pictures out or names what is not there: the rest keep their places after the ones named", async () => {
+    const product = await createWith([[PNG_1X1, "a.png"], [JPEG_300X2, "b.jpg"]]);
+    const [a, b] = product.images;
+    const form = screenProductForm({ name: product.name }, null);
+    for (const image of product.images) form.append("picture", String(image.id));
+    for (const place of ["new-0", "new-0", "new-7", "current-999999", `current-${b.id}`, "first"]) form.append("order", place);
+    form.append("imageFiles", file(PNG_1X1, "n0.png"));
+    form.append("imageFiles", file(WEBP_37X21, "n1.webp"));
+    const response = await postMultipartForm(`/product/update/${product.id}`, form, { cookie });
+    expect(response.status, await response.clone().text()).toBe(302);
+    expect((await productJson(product.id)).images.map((image) => image.name)).toEqual(["n0.png", "b.jpg", "a.png", "n1.webp"]);
+  });
+
+  it("the add form saves each new picture's alt text with it", async () => {
+    const form = screenProductForm({ name: "Screen Described" }, null);
+    form.append("imageFiles", file(PNG_1X1, "front.png"));
+    form.append("imageFiles", file(JPEG_300X2, "sole.jpg"));
+    form.set("altText-new-1", "the sole");
+    const response = await postMultipartForm("/add_product", form, { cookie });
+    expect(response.status, await response.clone().text()).toBe(302);
+    const id = Number(response.headers.get("Location")!.match(/^\/product\/(\d+)/)![1]);
+    expect((await productJson(id)).images.map((image) => [image.name, image.altText])).toEqual([
+      ["front.png", null],
+      ["sole.jpg", "the sole"],
+    ]);
+  });
+
+  it("an alt text refused (a control character) is named under its own field, and nothing changes", async () => {
+    const product = await createWith([[PNG_1X1, "a.png"]]);
+    const [a] = product.images;
+    const form = screenProductForm({ name: product.name }, null);
+    form.append("picture", String(a.id));
+    form.set(`altText-${a.id}`, "bell\u0007");
+    form.append("imageFiles", file(PNG_1X1, "n.png"));
+    form.set("altText-new-0", "tab\u0008");
+    const read = await readProductForm(new Request(`http://localhost/product/update/${product.id}`, { method: "POST", body: form }));
+    expect(read.ok).toBe(false);
+    expect(Object.keys(!read.ok ? read.fieldErrors : {}).sort()).toEqual([`altText-${a.id}`, "altText-new-0"]);
+    const response = await postMultipartForm(`/product/update/${product.id}`, form, { cookie });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(new RegExp(`<p id="altText-${a.id}-error" class="field-error">Alt text [^<]+</p>`));
+    expect((await productJson(product.id)).images).toEqual(product.images);
   });
 
   it("POST removing every picture and adding none is 400 with the message, and changes nothing", async () => {

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { countProducts, expectApiError, getJson, productBody, r2Keys, sendMultipart, type ApiProduct, type ProductBody } from "./catalogue-helpers";
 import { JPEG_300X2, PNG_1X1, PNG_3X260, TEXT_BYTES, WEBP_37X21, paddedPng, sameBytes } from "./fixtures/images";
-import { authHeader, call, registerAdmin } from "./helpers";
+import { authHeader, call, registerAdmin, testEnv } from "./helpers";
+import type { ImageUpload } from "~/services/catalogue.server";
+import { createDb } from "~/services/db.server";
+import { savePictures } from "~/services/product-images.server";
 
 // Several pictures a product through the API: POST/PUT with imageFile, repeated imageFiles and the images part;
 // GET /api/product/{id}/images/{n}; the limits (8 pictures, 5 MB each, image types by their bytes).
@@ -243,6 +246,40 @@ describe("PUT /api/product/{id} and pictures", () => {
     // Named by the part and the picture's place in it, as a field of the product part is by its name.
     expect(Object.keys((body as { fieldErrors: Record<string, string[]> }).fieldErrors)).toEqual(["images.0.altText"]);
   });
+});
+
+describe("the save's places for new pictures (addedAt: the product form's order)", () => {
+  const upload = (name: string, altText: string | null = null): ImageUpload => ({ bytes: PNG_1X1, type: "image/png", name, width: 1, height: 1, altText });
+
+  it("puts each new picture at its place among the kept ones, with its alt text, and the first becomes the card's", async () => {
+    const product = await create({ imageFiles: [tiny("a.png"), jpg("b.jpg")] });
+    const [a, b] = product.images;
+    await savePictures(createDb(testEnv.DB), testEnv.BUCKET, product.id, { keep: [{ id: b.id }, { id: a.id }], added: [upload("n0.png", "the new front"), upload("n1.png")], addedAt: [0, 2] });
+    const saved = (await getJson(`/api/product/${product.id}`)) as WithImages;
+    expect(saved.images.map((image) => [image.name, image.altText])).toEqual([
+      ["n0.png", "the new front"],
+      ["b.jpg", null],
+      ["n1.png", null],
+      ["a.png", null],
+    ]);
+    expect(saved.imageName).toBe("n0.png");
+  });
+
+  // Two pictures kept, and this many new ones at these places.
+  for (const [what, count, addedAt] of [
+    ["a place past the end", 1, [3]],
+    ["two new pictures at one place", 2, [0, 0]],
+    ["fewer places than new pictures", 2, [1]],
+  ] as const) {
+    it(`${what} is 400 and changes nothing`, async () => {
+      const product = await create({ imageFiles: [tiny("a.png"), jpg("b.jpg")] });
+      const added = Array.from({ length: count }, (_, n) => upload(`n${n}.png`));
+      const [keys, db] = [await r2Keys(), createDb(testEnv.DB)];
+      await expect(savePictures(db, testEnv.BUCKET, product.id, { added, addedAt: [...addedAt] })).rejects.toMatchObject({ status: 400, message: "The new pictures' places do not fit the list of pictures" });
+      expect(((await getJson(`/api/product/${product.id}`)) as WithImages).images).toEqual(product.images);
+      expect(await r2Keys()).toEqual(keys);
+    });
+  }
 });
 
 describe("DELETE /api/product/{id} with several pictures", () => {

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { readProductForm } from "~/lib/product-form.server";
-import { adminAccount, screenHtml, type Account } from "./admin-helpers";
+import { adminAccount, customerAccount, screenHtml, setStatus, type Account } from "./admin-helpers";
 import { type ApiProduct, createProductApi, png, tag, visibleText } from "./catalogue-helpers";
 import { call, testEnv } from "./helpers";
+import { placeOrder } from "./order-helpers";
 
 // The screens of sizes: the product page's size picker (a radio group that works without JavaScript), the grid's
 // "Choose Size" for shoes, the admin's sizes table on the product forms, and the dashboard's low-stock list.
@@ -198,6 +199,106 @@ describe("the admin's sizes table", () => {
     const product = (await (await call(`/api/product/${created.id}`)).json()) as ApiProduct;
     expect(product.sizes.map(({ label, stockQuantity }) => [label, stockQuantity])).toEqual([["EU 40", 2]]);
     expect(product.stockQuantity).toBe(2);
+  });
+});
+
+describe("a save after orders came in while the form was open", () => {
+  // The server moves each size's stock by the change typed (stockWas), so pairs sold meanwhile stay sold; the page the
+  // save lands on then says, per size, that the stock saved is not the figure typed, and why.
+  let customer: Account;
+  beforeAll(async () => {
+    customer = await customerAccount("Edit Race Shopper");
+  });
+
+  /** A Gents shoe at EU 40: 8 and EU 41: 5, as its update form shows it (sizes, stockWas and version). */
+  async function shoeOnTheForm(): Promise<ApiProduct & { version: number }> {
+    const created = await createProductApi(admin.token, { name: `Edit Race ${crypto.randomUUID().slice(0, 8)} ${t}`, category: "Gents", sizes: [{ label: "EU 40", stockQuantity: 8 }, { label: "EU 41", stockQuantity: 5 }] });
+    return created as ApiProduct & { version: number };
+  }
+
+  /** The update form's post as a browser sends it: each size's stock as typed, and as the form showed it. */
+  function saveForm(product: ApiProduct & { version: number }, typed: Record<string, number>, query = ""): Promise<Response> {
+    const form = new FormData();
+    const fields: Record<string, string> = { name: product.name, brand: product.brand, description: product.description, price: String(product.price), category: product.category, releaseDate: product.releaseDate, productAvailable: "on", version: String(product.version) };
+    product.sizes.forEach((size, i) => Object.assign(fields, { [`sizes.${i}.id`]: String(size.id), [`sizes.${i}.stockWas`]: String(size.stockQuantity), [`sizes.${i}.label`]: size.label, [`sizes.${i}.stock`]: String(typed[size.label] ?? size.stockQuantity) }));
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    return call(`/product/update/${product.id}${query}`, { method: "POST", body: form, headers: { Cookie: admin.cookie, Origin: "http://localhost" } });
+  }
+
+  const toastOf = (html: string) => html.match(/role="status" aria-live="polite"[^>]*><span>([^<]+)<\/span>/)?.[1]?.replace(/&#x27;/g, "'");
+  const stockOfSize = async (id: number) => (await testEnv.DB.prepare("SELECT stock_quantity AS s FROM product_sizes WHERE id = ?").bind(id).first<{ s: number }>())!.s;
+
+  it("2 pairs sold meanwhile: EU 40 typed 10 is saved as 8, and the product page says so for EU 40 alone (nothing sold: the plain toast; the API as before)", async () => {
+    const shoe = await shoeOnTheForm();
+    const [eu40, eu41] = shoe.sizes;
+    await placeOrder(customer.token, [{ productId: shoe.id, sizeId: eu40.id, quantity: 2 }]);
+    const response = await saveForm(shoe, { "EU 40": 10, "EU 41": 6 });
+    expect(response.status, await response.clone().text()).toBe(302);
+    // The rule is kept: the change typed (+2) is applied to what is left (6), and EU 41 (nothing sold) is as typed.
+    expect([await stockOfSize(eu40.id), await stockOfSize(eu41.id)]).toEqual([8, 6]);
+    const location = response.headers.get("Location")!;
+    expect(location).toMatch(new RegExp(`^/product/${shoe.id}\\?saved=1&moved=[\\w-]+\\.[\\w-]+$`));
+    expect(toastOf(await screenHtml(location, admin.cookie))).toBe("Product saved. EU 40 saved as 8: 2 sold while you were editing.");
+
+    // Saved again from the form as it is now (EU 40 shows 8), nothing sold meanwhile: the plain toast, no note.
+    const again = await saveForm({ ...shoe, version: shoe.version + 1, sizes: [{ ...eu40, stockQuantity: 8 }, { ...eu41, stockQuantity: 6 }] }, { "EU 40": 12 });
+    expect(again.headers.get("Location")).toBe(`/product/${shoe.id}?saved=1`);
+    expect(toastOf(await screenHtml(`/product/${shoe.id}?saved=1`, admin.cookie))).toBe("Product saved");
+
+    // The API's PUT keeps its contract (API.md: 200 Product, the fields GET gives), the stock moved by the change.
+    await placeOrder(customer.token, [{ productId: shoe.id, sizeId: eu40.id, quantity: 2 }]); // EU 40: 10 left
+    const { id, imageName: _n, imageUrl: _u, averageRating: _a, reviewCount: _r, sizes: _s, version: _v, ...body } = shoe;
+    const form = new FormData();
+    form.set("product", JSON.stringify({ ...body, sizes: [{ ...eu40, stockWas: 12, stockQuantity: 15 }, { ...eu41, stockWas: 6, stockQuantity: 6 }] }));
+    const put = await call(`/api/product/${id}`, { method: "PUT", body: form, headers: { Authorization: `Bearer ${admin.token}` } });
+    expect(put.status).toBe(200);
+    const answer = (await put.json()) as ApiProduct;
+    expect(Object.keys(answer).sort()).toEqual(Object.keys(await (await call(`/api/product/${id}`)).json()).sort());
+    expect(answer.sizes.map((size) => size.stockQuantity)).toEqual([13, 6]);
+  });
+
+  it("a cancelled order's pairs came back meanwhile: the opposite words", async () => {
+    const shoe = await shoeOnTheForm();
+    const [eu40] = shoe.sizes;
+    const order = await placeOrder(customer.token, [{ productId: shoe.id, sizeId: eu40.id, quantity: 3 }]);
+    const onTheForm = { ...shoe, sizes: shoe.sizes.map((size) => (size.id === eu40.id ? { ...size, stockQuantity: 5 } : size)) };
+    await setStatus(admin.token, order.id, "CANCELLED"); // EU 40 back to 8 while the form shows 5
+    const response = await saveForm(onTheForm, { "EU 40": 4 });
+    expect(response.status).toBe(302);
+    expect(await stockOfSize(eu40.id)).toBe(7);
+    expect(toastOf(await screenHtml(response.headers.get("Location")!, admin.cookie))).toBe("Product saved. EU 40 saved as 7: 3 came back from a cancellation while you were editing.");
+  });
+
+  it("opened from the low-stock list, the list it goes back to says it", async () => {
+    const shoe = await shoeOnTheForm();
+    const [eu40] = shoe.sizes;
+    await placeOrder(customer.token, [{ productId: shoe.id, sizeId: eu40.id, quantity: 7 }]); // EU 40: 1 left
+    const response = await saveForm(shoe, { "EU 40": 9 }, `?size=${eu40.id}&back=${encodeURIComponent("/admin/stock?category=Gents")}`);
+    expect(response.status).toBe(302);
+    const location = response.headers.get("Location")!;
+    expect(location).toMatch(new RegExp(`^/admin/stock\\?category=Gents&saved=${shoe.id}&moved=`));
+    expect(await stockOfSize(eu40.id)).toBe(2);
+    expect(toastOf(await screenHtml(location, admin.cookie))).toBe("Product saved. EU 40 saved as 2: 7 sold while you were editing.");
+  });
+
+  it("says only what the server signed for that product: an altered note, or another product's, is the plain 'Product saved'", async () => {
+    const shoe = await shoeOnTheForm();
+    const other = await shoeOnTheForm();
+    await placeOrder(customer.token, [{ productId: shoe.id, sizeId: shoe.sizes[0].id, quantity: 1 }]);
+    const location = (await saveForm(shoe, { "EU 40": 9 })).headers.get("Location")!;
+    const moved = new URL(location, "http://localhost").searchParams.get("moved")!;
+    const [payload, signature] = moved.split(".");
+    const forged = btoa(JSON.stringify([["Call 0115550000", 0, 5]])).replace(/=+$/, "");
+    for (const [path, why] of [
+      [`/product/${shoe.id}?saved=1&moved=${forged}.${signature}`, "made-up words under the real signature"],
+      [`/product/${shoe.id}?saved=1&moved=${payload}.${signature.slice(0, -2)}AA`, "an altered signature"],
+      [`/product/${other.id}?saved=1&moved=${moved}`, "another product's note"],
+      [`/admin/stock?saved=${other.id}&moved=${moved}`, "another product's note on the list"],
+    ] as const) {
+      expect(toastOf(await screenHtml(path, admin.cookie)), why).toBe("Product saved");
+    }
+    // And the note is the admin's: a shopper on the same address sees the page's plain toast.
+    expect(toastOf(await (await call(location)).text())).toBe("Product saved");
   });
 });
 

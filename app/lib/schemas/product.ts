@@ -129,12 +129,15 @@ export const productImageSchema = z.object({
 });
 export type ProductImageView = z.infer<typeof productImageSchema>;
 
+/** A picture's alt text: the API's `images[].altText` and the product forms' alt text fields. */
+export const altTextSchema = z.string().trim().max(ALT_TEXT_MAX, `Alt text must be at most ${ALT_TEXT_MAX} characters`).check(plainText("Alt text"));
+
 /** The API's `images` part and the update form: the current pictures to keep, first to last, with their alt text. */
 export const picturesInputSchema = z
   .array(
     z.object({
       id: z.number({ error: typeError("A picture's id must be a number") }).int("A picture's id must be a whole number").positive("A picture's id must be at least 1"),
-      altText: z.string().trim().max(ALT_TEXT_MAX, `Alt text must be at most ${ALT_TEXT_MAX} characters`).check(plainText("Alt text")).nullable().optional(),
+      altText: altTextSchema.nullable().optional(),
     }),
   )
   .max(PRODUCT_IMAGES_MAX, `A product has at most ${PRODUCT_IMAGES_MAX} pictures`);

@@ -5,7 +5,8 @@ import { FormAlert } from "~/components/Field";
 import { OffSaleBadge, StockBadge } from "~/components/StockBadge";
 import { SavedToast } from "~/components/SavedToast";
 import { formatLkr } from "~/lib/format";
-import { restockHref } from "~/lib/restock";
+import { restockHref, SAVED_PARAM } from "~/lib/restock";
+import { savedStockMoves } from "~/lib/stock-moves.server";
 import { LOW_STOCK, ONE_SIZE } from "~/lib/sizes";
 import type { Stats } from "~/lib/schemas/stats";
 import { requireAdmin } from "~/services/session.server";
@@ -14,13 +15,15 @@ import type { Route } from "./+types/dashboard";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context, url);
+  // Come back from a product form opened here: the sizes its save put at another stock than typed, for the toast.
+  const savedMoves = await savedStockMoves(url, Number(url.searchParams.get(SAVED_PARAM)), context.cloudflare.env.JWT_SECRET);
   try {
     // The dozen emptiest: enough to act on, and the dashboard stays a dashboard.
     const [stats, lowStock] = await Promise.all([getStats(context.db), getLowStockProducts(context.db, 12)]);
-    return { adminName: admin.name, stats: stats as Stats | null, lowStock, error: null };
+    return { adminName: admin.name, stats: stats as Stats | null, lowStock, savedMoves, error: null };
   } catch (error) {
     console.error("Dashboard: reading the stats failed", error);
-    return { adminName: admin.name, stats: null, lowStock: null, error: "Failed to load statistics" };
+    return { adminName: admin.name, stats: null, lowStock: null, savedMoves, error: "Failed to load statistics" };
   }
 }
 
@@ -67,7 +70,7 @@ const svg = (path: ReactNode) => (
 );
 
 export default function AdminDashboardPage() {
-  const { adminName, stats, lowStock, error } = useLoaderData<typeof loader>();
+  const { adminName, stats, lowStock, savedMoves, error } = useLoaderData<typeof loader>();
   const pending = stats?.pendingOrders ?? 0;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
@@ -176,7 +179,7 @@ export default function AdminDashboardPage() {
         </div>
       </section>
       {lowStock && <LowStock products={lowStock.products} total={lowStock.total} />}
-      <SavedToast />
+      <SavedToast moves={savedMoves} />
     </div>
   );
 }

@@ -9,8 +9,9 @@ import { DetailCell, RecordTable } from "~/components/RecordTable";
 import { OffSaleBadge, StockBadge } from "~/components/StockBadge";
 import { CATEGORIES, type Category } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
-import { restockHref } from "~/lib/restock";
+import { restockHref, SAVED_PARAM } from "~/lib/restock";
 import { readLowStockSearch } from "~/lib/schemas/backoffice";
+import { savedStockMoves } from "~/lib/stock-moves.server";
 import { LOW_STOCK } from "~/lib/sizes";
 import { cheapRead } from "~/services/backoffice.server";
 import { readTogether } from "~/services/db.server";
@@ -31,7 +32,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const read = async () => (filters.q ? { ...(await readTogether(context.db, { list })), counts: null } : readTogether(context.db, { list, counts: lowStockCountsPlan(context.db) }));
   // A search that finds few walks every low size: only after the admin check, as a deep page is.
   const { result } = await requireAdminWhileReading(request, context, url, read, cheapRead(page, pageSize, Boolean(filters.q)));
-  const shown = { category: filters.category ?? null, q: filters.q ?? "", dropped };
+  // Come back from a product form opened here: the sizes its save put at another stock than typed, for the toast.
+  const savedMoves = await savedStockMoves(url, Number(url.searchParams.get(SAVED_PARAM)), context.cloudflare.env.JWT_SECRET);
+  const shown = { category: filters.category ?? null, q: filters.q ?? "", dropped, savedMoves };
   try {
     const { list, counts } = await result;
     const { items, ...paging } = list;
@@ -89,7 +92,7 @@ function CategoryFilter({ active, q, counts }: { active: Category | null; q: str
 }
 
 export default function AdminStockPage() {
-  const { sizes, paging, counts, category, q, dropped, error } = useLoaderData<typeof loader>();
+  const { sizes, paging, counts, category, q, dropped, savedMoves, error } = useLoaderData<typeof loader>();
   const location = useLocation();
   const listSearch = new URLSearchParams(location.search);
   const what = category ? `${category} sizes` : "Sizes";
@@ -151,7 +154,7 @@ export default function AdminStockPage() {
         </RecordTable>
       )}
       {paging && <ListPagination paging={paging} search={listSearch} />}
-      <SavedToast />
+      <SavedToast moves={savedMoves} />
     </div>
   );
 }

@@ -69,7 +69,7 @@ export const productApi = apiResource("/api/product", {
     handler: async ({ request, context, params }) => {
       const id = idParam(params.id, "Product");
       const { input, first, added, keep } = await readProductForm(request);
-      return json(await withItsSizes(context.db, await updateProduct(context.db, context.cloudflare.env.BUCKET, id, input, { first, added, keep })));
+      return json(await withItsSizes(context.db, (await updateProduct(context.db, context.cloudflare.env.BUCKET, id, input, { first, added, keep })).product));
     },
   }),
   "DELETE /{id}": endpoint({
