@@ -70,11 +70,13 @@ function AddToCartToast({ fetcherKey }: { fetcherKey: string }) {
 /**
  * The toast of a page that a plain form's add (no JavaScript) comes back to, with `added` or `cartError` in its
  * address; else the page's own message (`otherwise`, kept until closed when `lasting`). Rendered always: its live
- * region must be in the page before a message goes into it (Toast.tsx).
+ * region must be in the page before a message goes into it (Toast.tsx). `saidInPlace`: refusals the page says where
+ * they belong (the size picker's), not in a toast as well.
  */
-export function ReturnedAddToast({ otherwise = null, lasting = false }: { otherwise?: string | null; lasting?: boolean }) {
+export function ReturnedAddToast({ otherwise = null, lasting = false, saidInPlace = [] }: { otherwise?: string | null; lasting?: boolean; saidInPlace?: readonly string[] }) {
   const [searchParams] = useSearchParams();
-  const refused = cartErrorToast(searchParams.get("cartError"));
+  const returned = searchParams.get("cartError");
+  const refused = returned !== null && saidInPlace.includes(returned) ? null : cartErrorToast(returned);
   const added = !refused && searchParams.has("added");
   return (
     <Toast

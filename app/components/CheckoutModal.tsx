@@ -7,7 +7,7 @@ import { BANK_SLIP_PICTURE, preparePicture } from "~/lib/prepare-picture";
 import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
-import { checkoutCustomerSchema } from "~/lib/schemas/order";
+import { checkoutCustomerSchema, type CheckoutValues } from "~/lib/schemas/order";
 import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
 import { Modal } from "./Modal";
@@ -52,7 +52,8 @@ export function CheckoutModal({
   bank: Bank;
   /** The shop's delivery terms (DELIVERY_NOTE), or null to say nothing. */
   deliveryNote: string | null;
-  serverError: { message: string; fieldErrors?: Record<string, string[]> } | null;
+  /** A refused checkout without JavaScript: its message, its fields at fault and what was typed in them. */
+  serverError: { message: string; fieldErrors?: Record<string, string[]>; values?: CheckoutValues } | null;
 }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -168,6 +169,9 @@ export function CheckoutModal({
   }
 
   const errors = refusal?.fieldErrors;
+  // The fields are prefilled from the profile; after a refusal they show what was sent (the shopper may have changed
+  // the address for this order).
+  const typed = serverError?.values;
   const noteText = preparing ? "Preparing your slip..." : slip && !slipError ? slipNote : null;
   return (
     <Modal title="Checkout" closeTo="/cart" closeLabel="Close checkout" size="xl" testId="checkout">
@@ -207,18 +211,18 @@ export function CheckoutModal({
         <input type="hidden" name="expectedTotal" value={total} />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field name="customerName" label="Full name" autoComplete="name" defaultValue={user.name} errors={errors?.customerName} />
+          <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? user.name} errors={errors?.customerName} />
           <Field
             name="customerEmail"
             label="Email"
             type="email"
             autoComplete="email"
-            defaultValue={user.email}
+            defaultValue={typed?.customerEmail ?? user.email}
             errors={errors?.customerEmail}
             hint={`Order e-mails go to your account's address, ${user.email}`}
           />
-          <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={user.phone} errors={errors?.customerPhone} />
-          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={user.address} errors={errors?.shippingAddress} />
+          <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={typed?.customerPhone ?? user.phone} errors={errors?.customerPhone} />
+          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={typed?.shippingAddress ?? user.address} errors={errors?.shippingAddress} />
         </div>
         <div aria-busy={preparing || undefined}>
           <Field

@@ -29,6 +29,14 @@ export const REVIEWS_STEP = 10;
 
 type ReviewFetcher = FetcherWithComponents<ReviewActionResult>;
 
+/** A review's card (its id): where an edit and a delete come back to. */
+const reviewAnchor = (reviewId: number) => `review-${reviewId}`;
+/**
+ * The card to write a review (its id): where a refused one comes back to. Not the section's #reviews, which a posted
+ * review goes to: on a phone that leaves the form's message under the fold, below the rating summary.
+ */
+const WRITE_REVIEW_ID = "write-review";
+
 /**
  * Says what a review action did ("Review posted") in the section's toast: what sent it is often gone by then (the
  * posted review replaces the form, a deleted review takes its card along). Null when one is sent, so that the same
@@ -190,7 +198,7 @@ function WriteReview({ fetcher, productId, result, announce }: { fetcher: Review
   const outcome = fetcher.data ?? result;
   const pending = fetcher.state !== "idle";
   return (
-    <div className="card p-5 sm:p-6">
+    <div id={WRITE_REVIEW_ID} className="card p-5 sm:p-6">
       <h3 className="text-lg font-semibold">Write a review</h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Share how they fit, feel and wear. Your name is shown with your review.</p>
       <ReviewForm
@@ -236,13 +244,16 @@ function ReviewForm({
   const initialRating = Number(outcome?.values?.rating) || review?.rating || DEFAULT_RATING;
   // A refused review moves the focus to the field at fault (else it stays on the button it was sent with).
   const form = useFocusOnRefusal(outcome);
+  // Without JavaScript a refused form comes back as a new page: the fragment opens it where the form is, as a
+  // success opens at the review (reviewAction's redirect), not at the page's top with the message far below.
+  const at = review ? reviewAnchor(review.id) : WRITE_REVIEW_ID;
   return (
     // noValidate: an empty review gets the shop's message on the field ("Comment is required"), as every other form
     // does, not the browser's bubble.
     <fetcher.Form
       ref={form}
       method="post"
-      action={`/product/${productId}`}
+      action={`/product/${productId}#${at}`}
       className="mt-4 space-y-4"
       noValidate
       onSubmit={(event) => submitInPlace(fetcher, event, productId, announce)}
@@ -425,13 +436,13 @@ function ReviewCard({
   useEffect(() => () => void (deletingNow.current && announce("Review deleted")), [announce]);
   const focusHeading = () => document.getElementById("reviews-heading")?.focus();
 
-  const withoutParams = `/product/${productId}${searchParams.has("reviews") ? `?reviews=${searchParams.get("reviews")}` : ""}#review-${review.id}`;
+  const withoutParams = `/product/${productId}${searchParams.has("reviews") ? `?reviews=${searchParams.get("reviews")}` : ""}#${reviewAnchor(review.id)}`;
   const withParam = (name: string) => {
     const params = new URLSearchParams(searchParams);
     params.delete("editReview");
     params.delete("deleteReview");
     params.set(name, String(review.id));
-    return `?${params}#review-${review.id}`;
+    return `?${params}#${reviewAnchor(review.id)}`;
   };
 
   const deleteError = failed?.intent === "review-delete" ? failed.message : null;
@@ -445,7 +456,7 @@ function ReviewCard({
 
   return (
     <li
-      id={`review-${review.id}`}
+      id={reviewAnchor(review.id)}
       tabIndex={highlight ? -1 : undefined}
       className={`scroll-mt-24 ${highlight ? "card p-5 sm:p-6" : "py-6"} ${deleting ? "opacity-50" : ""}`}
       aria-busy={deleting || saving || undefined}
@@ -547,7 +558,8 @@ function ReviewCard({
       {confirming && !deleting && !editing && (
         <fetcher.Form
           method="post"
-          action={`/product/${productId}`}
+          // A refused delete comes back here, at the review and its message (see ReviewForm).
+          action={`/product/${productId}#${reviewAnchor(review.id)}`}
           onSubmit={(event) => {
             focusHeading(); // as Delete's confirmation does: Yes, delete goes with the review
             submitInPlace(fetcher, event, productId, announce);

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from "react";
-import { useFetcher, useLocation } from "react-router";
+import { useFetcher, useLocation, useSearchParams } from "react-router";
 
 import type { Category } from "~/lib/constants";
-import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, onlyLeft, type SizeView } from "~/lib/sizes";
+import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, SIZE_REFUSALS, onlyLeft, sizePickerId, type SizeView } from "~/lib/sizes";
 import { OutOfStockButton } from "./AddToCartButton";
 import { queueCartWrite } from "./cartWrites";
 import { Toast, VIEW_CART } from "./Toast";
@@ -16,15 +16,22 @@ interface AddResult {
 /**
  * Add to Cart for a product with a choice of sizes: a labelled radio group (arrow keys move between sizes, sold-out
  * sizes are shown but cannot be chosen) and the button. Without JavaScript the form posts to /cart/add and comes back
- * here with a toast (or 'Please select a size' from the server). With it, a missing choice is caught here first, and
- * the add goes through a fetcher so the page stays put.
+ * here with a toast, or, refused for its size ('Please select a size' from the server), at the picker (the address's
+ * fragment), which says it under the sizes as it does with JavaScript. With it, a missing choice is caught here first,
+ * and the add goes through a fetcher so the page stays put.
  */
 export function SizePicker({ productId, productName, category, sizes, available }: { productId: number; productName: string; category: Category; sizes: SizeView[]; available: boolean }) {
   const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${productId}` });
   const location = useLocation();
+  const [searchParams] = useSearchParams();
   const group = useRef<HTMLFieldSetElement>(null);
   const [chosen, setChosen] = useState<SizeView | null>(null);
-  const [missing, setMissing] = useState(false);
+  // What is wrong with the choice: none made (caught here, or by the server for a form sent without JavaScript, whose
+  // answer comes back in the address as cartError), until a size is chosen.
+  const [problem, setProblem] = useState<string | null>(() => {
+    const returned = searchParams.get("cartError");
+    return returned !== null && SIZE_REFUSALS.includes(returned) ? returned : null;
+  });
   // Waiting for an add of the page's grid ("You may also like") to be answered first: cartWrites.ts.
   const [queued, setQueued] = useState(false);
   const adding = queued || fetcher.state !== "idle";
@@ -34,7 +41,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
     // The button stays focusable while adding (aria-disabled, so the focus stays on it): a second press waits.
     if (adding) return;
     if (!chosen) {
-      setMissing(true);
+      setProblem(SELECT_A_SIZE);
       group.current?.querySelector<HTMLInputElement>("input:not(:disabled)")?.focus();
       return;
     }
@@ -45,11 +52,11 @@ export function SizePicker({ productId, productName, category, sizes, available 
   const hintId = `size-hint-${productId}`;
   const missingId = `size-missing-${productId}`;
   return (
-    <form method="post" action="/cart/add" onSubmit={onSubmit} className="mt-6" noValidate>
+    <form id={sizePickerId(productId)} method="post" action="/cart/add" onSubmit={onSubmit} className="mt-6" noValidate>
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {/* Described by the line under the sizes and, once the shopper tried without one, by the request to choose one. */}
-      <fieldset ref={group} aria-describedby={missing ? `${missingId} ${hintId}` : hintId}>
+      <fieldset ref={group} aria-describedby={problem ? `${missingId} ${hintId}` : hintId}>
         {/* The legend names the group; floated, so the size guide can sit on its line. */}
         <legend className="float-left text-sm font-semibold leading-11">Size</legend>
         <div className="flex justify-end">
@@ -79,7 +86,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
                   aria-label={soldOut ? `${size.label}, sold out` : few ? `${size.label}, ${size.stockQuantity} left` : size.label}
                   onChange={() => {
                     setChosen(size);
-                    setMissing(false);
+                    setProblem(null);
                   }}
                 />
                 {/* Said by the radio's name; hidden here, so reading the page does not say it twice. */}
@@ -94,9 +101,9 @@ export function SizePicker({ productId, productName, category, sizes, available 
       <p id={hintId} className="mt-2 min-h-5 text-sm text-slate-600 dark:text-slate-400">
         {sizeHint(sizes, chosen, available)}
       </p>
-      {missing && (
+      {problem && (
         <p id={missingId} role="alert" className="field-error">
-          {SELECT_A_SIZE}
+          {problem}
         </p>
       )}
       <div className="mt-4">

@@ -35,6 +35,19 @@ export const BANK_SLIP_MESSAGES = {
   size: "File size must be less than 10MB",
 } as const;
 
+/** Of a file's name, what a message quotes: a name longer than that is cut short. */
+const QUOTED_NAME_MAX = 60;
+
+/**
+ * What the slip's field says when a checkout without JavaScript is refused for something else: the page that answers
+ * cannot keep the file that was chosen (no browser keeps one across a page load), so it must be chosen again.
+ */
+export function chooseSlipAgain(name: string): string {
+  const characters = [...name]; // by code point: a cut never splits an emoji
+  const shown = characters.length > QUOTED_NAME_MAX ? `${characters.slice(0, QUOTED_NAME_MAX - 1).join("")}…` : name;
+  return `Please choose your bank slip (${shown}) again: a chosen file does not stay when the page reloads`;
+}
+
 /** PDF readers look for the closing `%%EOF` within the last 1,024 bytes; an upload cut off on the way has none there. */
 const PDF_EOF_WITHIN = 1024;
 const PDF_SIGNATURE_LENGTH = 5; // "%PDF-"

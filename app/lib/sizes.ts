@@ -14,6 +14,13 @@ export const onlyLeft = (stock: number): string => `Only ${stock} left`;
 export const LOW_STOCK = 3;
 export const SELECT_A_SIZE = "Please select a size";
 export const UNKNOWN_SIZE = "That size is not one of this product's sizes";
+/** Refusals of an add that are about the size: the product page's size picker says them under the sizes. */
+export const SIZE_REFUSALS: readonly string[] = [SELECT_A_SIZE, UNKNOWN_SIZE];
+/**
+ * The product page's size picker (its form's id): a refused add without JavaScript comes back to this fragment, so
+ * the page opens at the sizes and their message rather than at its top.
+ */
+export const sizePickerId = (productId: number): string => `size-picker-${productId}`;
 
 export interface SizeView {
   id: number;

@@ -5,6 +5,7 @@ import { readFormData, readSizeId } from "~/lib/forms";
 import { ADDED_TO_CART } from "~/lib/availability";
 import { answerOr } from "~/lib/client-action";
 import { HttpError, parseId } from "~/lib/http";
+import { sizePickerId } from "~/lib/sizes";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
 import { getOptionalUser, guestCartOf, safeRedirectPath, writeGuestCart } from "~/services/session.server";
 import type { Route } from "./+types/cart.add";
@@ -30,7 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    if (typeof redirectTo === "string") return redirect(withParam(safeRedirectPath(redirectTo), "cartError", error.message));
+    if (typeof redirectTo === "string") {
+      const back = withParam(safeRedirectPath(redirectTo), "cartError", error.message);
+      // A refusal of the size comes from a product page's size picker (a grid offers no add of a product with a
+      // choice of sizes): the page opens at the picker, which says it under the sizes.
+      return redirect(productId !== null && error.fieldErrors?.sizeId ? `${back}#${sizePickerId(productId)}` : back);
+    }
     return data({ ok: false, message: error.message }, { status: error.status });
   }
   // A plain form (no JavaScript) goes back to its page, which shows the toast; the fetcher stays put.

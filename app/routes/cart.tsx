@@ -9,13 +9,14 @@ import { ProductImage } from "~/components/ProductImage";
 import { readBoundedForm } from "~/lib/api.server";
 import { answerOr } from "~/lib/client-action";
 import { ABOVE_STOCK, CHECKOUT_BLOCKED, cartLineProblem, isPurchasable } from "~/lib/availability";
-import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
+import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, chooseSlipAgain } from "~/lib/file-types";
+import { postedValues } from "~/lib/form-values";
 import { formNumber, parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
 import { HttpError } from "~/lib/http";
 import { cartSetQuerySchema, type CartLine } from "~/lib/schemas/cart";
-import { checkoutCustomerSchema, orderInputSchema } from "~/lib/schemas/order";
+import { CHECKOUT_FIELDS, checkoutCustomerSchema, orderInputSchema, type CheckoutValues } from "~/lib/schemas/order";
 import {
   clearServerCart,
   getServerCart,
@@ -24,7 +25,7 @@ import {
   setServerCartQuantity,
   toGuestLines,
 } from "~/services/cart.server";
-import { placeOrder, readBankSlip } from "~/services/orders.server";
+import { placeOrder, readBankSlip, type BankSlip } from "~/services/orders.server";
 import { bankDetails, deliveryNoteOf, mailerFor } from "~/services/outbox.server";
 import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
@@ -53,7 +54,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   );
 }
 
-type CartActionData = { ok: boolean; message?: string; fieldErrors?: Record<string, string[]> };
+type CartActionData = { ok: boolean; message?: string; fieldErrors?: Record<string, string[]>; values?: CheckoutValues };
 const failed = (error: HttpError) => data<CartActionData>({ ok: false, message: error.message, fieldErrors: error.fieldErrors }, { status: error.status });
 
 // A line the shop could not reach stays as it was, without a word (SPEC §8: failed cart calls fall back silently).
@@ -105,19 +106,44 @@ function expectedTotalOf(form: FormData): number | undefined {
   return parsed.data;
 }
 
-/** The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart. */
+/**
+ * The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart.
+ * A refusal answers what was typed, so the page shows it again rather than the profile's values (a shopper who only
+ * picked the slip again would have shipped to the profile's address), and every field at fault at once, the slip's
+ * too. A slip that was fine must be chosen again (no browser keeps a file across a page load): its field says so.
+ */
 async function checkout({ request, context, url }: Route.ActionArgs, form: FormData) {
   const user = await requireUser(request, context, url);
-  const customer = parseForm(form, checkoutCustomerSchema);
-  if (!customer.ok) return data<CartActionData>({ ok: false, message: customer.message, fieldErrors: customer.fieldErrors }, { status: 400 });
-  const slip = await readBankSlip(form.get("bankSlip"));
-  const lines = await getServerCart(context.db, user.id);
-  if (!lines.length) throw new HttpError(400, "Your cart is empty");
-  const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
-  const expectedTotal = expectedTotalOf(form);
-  const input = { ...customer.data, orderItems: items, expectedTotal };
-  const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context));
-  return redirect(`/orders/${order.id}?placed=1`);
+  const values = postedValues(form, CHECKOUT_FIELDS);
+  const chosen = form.get("bankSlip");
+  const chosenName = chosen instanceof File && chosen.size > 0 ? chosen.name : null;
+  const refuse = (status: number, message: string, fieldErrors: Record<string, string[]> = {}) => {
+    const errors = chosenName && !fieldErrors.bankSlip ? { ...fieldErrors, bankSlip: [chooseSlipAgain(chosenName)] } : fieldErrors;
+    return data<CartActionData>({ ok: false, message, fieldErrors: errors, values }, { status });
+  };
+  try {
+    const customer = parseForm(form, checkoutCustomerSchema);
+    let slip: BankSlip | null = null;
+    let slipRefused: HttpError | null = null;
+    try {
+      slip = await readBankSlip(chosen);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      slipRefused = error;
+    }
+    if (!customer.ok) return refuse(400, customer.message, { ...customer.fieldErrors, ...slipRefused?.fieldErrors });
+    if (!slip) return refuse(slipRefused!.status, slipRefused!.message, slipRefused!.fieldErrors);
+    const lines = await getServerCart(context.db, user.id);
+    if (!lines.length) throw new HttpError(400, "Your cart is empty");
+    const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
+    const expectedTotal = expectedTotalOf(form);
+    const input = { ...customer.data, orderItems: items, expectedTotal };
+    const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context));
+    return redirect(`/orders/${order.id}?placed=1`);
+  } catch (error) {
+    if (error instanceof HttpError) return refuse(error.status, error.message, error.fieldErrors);
+    throw error;
+  }
 }
 
 /**
@@ -275,7 +301,7 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
   // The total is what can be bought: a flagged line counts again once it is fixed.
   const total = lines.reduce((sum, line) => (cartLineProblem(line) ? sum : sum + line.unitPrice * line.quantity), 0);
   const blocked = lines.some(cartLineProblem);
-  const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors } : null;
+  const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors, values: actionData.values } : null;
   const status = useCartStatus();
 
   return (

@@ -14,7 +14,7 @@ import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
 import { HttpError, parseId, routeId } from "~/lib/http";
-import { FEW_LEFT, hasSizeChoice, onlyLeft } from "~/lib/sizes";
+import { FEW_LEFT, SIZE_REFUSALS, hasSizeChoice, onlyLeft } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { savedMessage } from "~/lib/stock-moves";
 import { savedStockMoves } from "~/lib/stock-moves.server";
@@ -266,7 +266,11 @@ export default function ProductPage() {
 
       <ReviewsSection productId={product.id} averageRating={product.averageRating} reviewCount={product.reviewCount} data={reviews} result={reviewResult} />
       <RelatedProducts products={related} />
-      <ReturnedAddToast otherwise={searchParams.has("saved") ? savedMessage(savedMoves) : null} lasting={!!savedMoves?.length} />
+      <ReturnedAddToast
+        otherwise={searchParams.has("saved") ? savedMessage(savedMoves) : null}
+        lasting={!!savedMoves?.length}
+        saidInPlace={hasSizeChoice(sizes) ? SIZE_REFUSALS : undefined}
+      />
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 import { ABOVE_STOCK } from "../../app/lib/availability";
-import { encodePng } from "../../scripts/images/png";
-import { DEMO_ADMIN, gotoHydrated, logIn, SCREENSHOT_VIEWPORTS, uniqueUser } from "./helpers";
+import { customerWithCart, goodSlip, ownShoe, tokenOf, visitorCart } from "./cart-helpers";
+import { gotoHydrated, logIn, SCREENSHOT_VIEWPORTS, uniqueUser } from "./helpers";
 
 // What a phone shopper met on the way from the cart to an order (a QA pass at 390 x 844, touch): the cart's message at
 // a size's stock comes under the stepper, so + stays under the finger; a slip found wrong makes Place Order
@@ -19,47 +19,8 @@ const SLIP_SIZE = "File size must be less than 10MB";
 const CART_MERGED_MESSAGE = "We added the items from this visit to your saved cart";
 const PHONE = SCREENSHOT_VIEWPORTS.find((viewport) => viewport.label === "390")!;
 
-/** A valid 1x1 PNG: the server judges a slip by its bytes. */
-const PNG_SLIP = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGO4a2wMAAM0AUSds6MNAAAAAElFTkSuQmCC", "base64");
-const goodSlip = { name: "bank-slip.png", mimeType: "image/png", buffer: PNG_SLIP };
 const notASlip = { name: "notes.png", mimeType: "image/png", buffer: Buffer.from("these are my notes, not a slip") };
 const tooLargeSlip = () => ({ name: "statement.pdf", mimeType: "application/pdf", buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(11 * 1024 * 1024)]) });
-
-async function tokenOf(request: APIRequestContext, account: { email: string; password: string }): Promise<string> {
-  const response = await request.post("/api/auth/login", { data: account });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** A product of the test's own (so no other test moves its stock): one size, EU 42, with `stock` pairs. */
-async function ownShoe(request: APIRequestContext, stock: number) {
-  const admin = await tokenOf(request, DEMO_ADMIN);
-  const product = { name: `E2E Phone Runner ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, brand: "E2E Brand", description: "Bought on a phone.", price: 12500, category: "Gents", stockQuantity: 0, releaseDate: "2026-01-01", productAvailable: true, sizes: [{ label: "EU 42", stockQuantity: stock }] };
-  const picture = { name: "shoe.png", mimeType: "image/png", buffer: Buffer.from(encodePng(2, 2, new Uint8Array(16).fill(200))) };
-  const created = await request.post("/api/product", { headers: { Authorization: `Bearer ${admin}` }, multipart: { product: JSON.stringify(product), imageFile: picture } });
-  expect(created.status(), await created.text()).toBe(201);
-  const shoe = (await created.json()) as { id: number; name: string; sizes: { id: number }[] };
-  return { id: shoe.id, name: shoe.name, sizeId: shoe.sizes[0].id, remove: () => request.delete(`/api/product/${shoe.id}`, { headers: { Authorization: `Bearer ${admin}` } }).catch(() => undefined) };
-}
-
-type Shoe = Awaited<ReturnType<typeof ownShoe>>;
-
-/** The visitor's cookie cart: `quantity` pairs of the shoe. */
-async function visitorCart(context: BrowserContext, baseURL: string, shoe: Shoe, quantity: number) {
-  const lines = [{ productId: shoe.id, sizeId: shoe.sizeId, quantity }];
-  await context.addCookies([{ name: "stride_cart", value: encodeURIComponent(JSON.stringify(lines)), url: baseURL }]);
-}
-
-/** A new customer, logged in in the browser's context, with one pair of the shoe in the saved cart. */
-async function customerWithCart(context: BrowserContext, request: APIRequestContext, baseURL: string, shoe: Shoe) {
-  const user = uniqueUser();
-  expect((await request.post("/api/auth/register", { data: user })).status()).toBe(201);
-  const token = await tokenOf(request, user);
-  const added = await request.post(`/api/cart/add?productId=${shoe.id}&sizeId=${shoe.sizeId}&quantity=1`, { headers: { Authorization: `Bearer ${token}` } });
-  expect(added.status(), await added.text()).toBe(200);
-  await context.addCookies([{ name: "stride_session", value: token, url: baseURL }]);
-  return user;
-}
 
 /** The orders the page posts (with JavaScript, /api/orders; without, the cart's action). */
 function ordersPosted(page: Page): string[] {

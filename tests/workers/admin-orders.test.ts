@@ -177,6 +177,13 @@ function tags(html: string, name: string): string[] {
   return html.match(new RegExp(`<${name}\\b[^>]*>`, "g")) ?? [];
 }
 
+/** The status buttons' navigation of the orders screen (the bar's own Orders link is current there too). */
+function statusFilters(html: string): string {
+  const nav = html.match(/<nav[^>]*aria-label="Filter orders by status"[^>]*>[\s\S]*?<\/nav>/)?.[0];
+  expect(nav, "the status buttons").toBeDefined();
+  return nav!;
+}
+
 /** The cards of the admin orders screen: id and status of each, in page order. */
 function listedOrders(html: string): { id: number; status: string }[] {
   return [...html.matchAll(/data-testid="admin-order" data-order-id="(\d+)" data-status="(\w+)"/g)].map(([, id, status]) => ({ id: Number(id), status }));
@@ -214,9 +221,12 @@ describe("/admin/orders", () => {
   it("filter buttons ALL, PENDING, CONFIRMED, PROCESSING, SHIPPED live in the URL", async () => {
     const html = await screenHtml("/admin/orders", admin.cookie);
     for (const status of ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED"]) expect(html).toContain(`href="/admin/orders?status=${status}"`);
-    const current = tags(html, "a").filter((tag) => tag.includes('aria-current="page"'));
+    const current = tags(statusFilters(html), "a").filter((tag) => tag.includes('aria-current="page"'));
     expect(current.length).toBe(1);
     expect(current[0]).toContain('href="/admin/orders"');
+    // The admin's bar has an Orders link of its own, marked as the page shown.
+    const bar = html.match(/<nav[^>]*aria-label="Main"[^>]*>[\s\S]*?<\/nav>/)?.[0] ?? "";
+    expect(tags(bar, "a").filter((tag) => tag.includes('href="/admin/orders"') && tag.includes('aria-current="page"')).length).toBeGreaterThan(0);
     // DELIVERED and CANCELLED (issue 16) only in the "More" control beside the SPEC's five buttons.
     const more = html.match(/<ul[^>]*aria-label="More statuses"[^>]*>([\s\S]*?)<\/ul>/)?.[1] ?? "";
     expect(more).toContain('href="/admin/orders?status=DELIVERED"');
@@ -232,7 +242,7 @@ describe("/admin/orders", () => {
     expect(listed.every((order) => order.status === "PENDING")).toBe(true);
     expect(listed.map((order) => order.id)).toContain(pending.id);
     expect(listed.map((order) => order.id)).not.toContain(confirmed.id);
-    const current = tags(html, "a").filter((tag) => tag.includes('aria-current="page"'));
+    const current = tags(statusFilters(html), "a").filter((tag) => tag.includes('aria-current="page"'));
     expect(current.map((tag) => tag.match(/href="([^"]*)"/)?.[1])).toEqual(["/admin/orders?status=PENDING"]);
     const confirmedOnly = listedOrders(await screenHtml("/admin/orders?status=CONFIRMED", admin.cookie));
     expect(confirmedOnly.map((order) => order.id)).toContain(confirmed.id);

@@ -19,6 +19,8 @@ import {
   newAdmin,
   newCustomer,
   type Order,
+  pdf,
+  png,
   placeOrder,
   postCheckout,
   product,
@@ -172,11 +174,12 @@ describe("checkout without JavaScript (POST /cart?checkout, intent=checkout)", (
     expect(text).toContain(`Order #${id}`);
   });
 
-  /** A refused checkout: the status, the message on the page, and nothing placed. */
-  async function expectRefused(form: FormData, status: number, message: string, cookie = carol.cookie) {
+  /** A refused checkout: the status, the message on the page, and nothing placed. Answers the page. */
+  async function expectRefused(form: FormData, status: number, message: string, cookie = carol.cookie): Promise<string> {
     const ordersBefore = await countOrders();
     const slipsBefore = await slipKeys();
     const cartBefore = await cartRows(carol.id);
+    const stockBefore = await stockOf(shoe);
     const response = await postCheckout(form, cookie);
     const text = visibleText(await response.text());
     expect(response.status, text.slice(0, 300)).toBe(status);
@@ -184,7 +187,72 @@ describe("checkout without JavaScript (POST /cart?checkout, intent=checkout)", (
     expect(await countOrders()).toBe(ordersBefore);
     expect(await slipKeys()).toEqual(slipsBefore);
     expect(await cartRows(carol.id)).toEqual(cartBefore);
+    expect(await stockOf(shoe)).toBe(stockBefore);
+    return text;
   }
+
+  /** The attributes of the checkout's input named `name`, as the answered page renders it. */
+  function checkoutField(html: string, name: string): Record<string, string> {
+    const tagText = html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
+    expect(tagText, `the ${name} field`).toBeDefined();
+    return Object.fromEntries([...tagText!.matchAll(/([a-zA-Z-]+)(?:="([^"]*)")?/g)].slice(1).map(([, attribute, value]) => [attribute, value ?? ""]));
+  }
+
+  /** The line under the checkout's field `id`, tied to it by aria-describedby. */
+  function fieldError(html: string, id: string): string | undefined {
+    if (!checkoutField(html, id)["aria-describedby"]?.split(" ").includes(`${id}-error`)) return undefined;
+    return html.match(new RegExp(`<p id="${id}-error"[^>]*>([^<]*)</p>`))?.[1];
+  }
+
+  // Carol's profile holds "Carol Checkout", 12 Galle Road, Colombo 03 and 0771234567 (helpers.ts registerBody).
+  describe("a refusal shows what was typed, not the profile's values, and asks for a slip that was fine again", () => {
+    const typed = { customerName: "Kamala Silva", customerEmail: "kamala@example.com", customerPhone: "", shippingAddress: "12 Temple Rd, Kandy" };
+    beforeAll(async () => {
+      await cartOk("DELETE", "/clear", carol.token);
+      await cartOk("POST", `/add?productId=${shoe}`, carol.token);
+    });
+
+    it("a blank phone: the typed name, e-mail and address come back, the phone stays blank, and the slip is asked for again", async () => {
+      const html = await expectRefused(checkoutForm(typed, png("my-slip.png")), 400, "Please enter your phone number");
+      expect(checkoutField(html, "customerName").value).toBe("Kamala Silva");
+      expect(checkoutField(html, "customerEmail").value).toBe("kamala@example.com");
+      expect(checkoutField(html, "shippingAddress").value).toBe("12 Temple Rd, Kandy");
+      expect(checkoutField(html, "customerPhone").value ?? "").toBe("");
+      expect(html).not.toMatch(/value="(0771234567|12 Galle Road, Colombo 03|Carol Checkout)"/);
+      expect(fieldError(html, "customerPhone")).toBe("Please enter your phone number");
+      // No browser keeps a chosen file across a page load: the slip's field says it must be chosen again, by its name.
+      expect(fieldError(html, "bankSlip")).toBe("Please choose your bank slip (my-slip.png) again: a chosen file does not stay when the page reloads");
+      expect(checkoutField(html, "bankSlip")["aria-invalid"]).toBe("true");
+    });
+
+    it("a blank name and no slip: both said at once, each under its field", async () => {
+      const html = await expectRefused(checkoutForm({ ...typed, customerPhone: "0712345678", customerName: " " }, null), 400, "Please enter your full name");
+      expect(fieldError(html, "customerName")).toBe("Please enter your full name");
+      expect(fieldError(html, "bankSlip")).toBe(SLIP_MISSING);
+      expect(checkoutField(html, "customerPhone").value).toBe("0712345678");
+      expect(checkoutField(html, "shippingAddress").value).toBe("12 Temple Rd, Kandy");
+    });
+
+    it("a slip that is not one, with a blank address: the slip's own message, not the request to choose it again", async () => {
+      const html = await expectRefused(checkoutForm({ ...typed, customerPhone: "0712345678", shippingAddress: "" }, fakePng()), 400, "Please enter your shipping address");
+      expect(fieldError(html, "bankSlip")).toBe(SLIP_TYPE);
+      expect(checkoutField(html, "customerName").value).toBe("Kamala Silva");
+    });
+
+    it("refused by the order service (prices changed, 409): the typed values come back, and the slip is asked for again", async () => {
+      const html = await expectRefused(checkoutForm({ ...typed, customerPhone: "0712345678", expectedTotal: "1" }, pdf("statement.pdf")), 409, "Prices have changed since you opened the checkout.");
+      expect(checkoutField(html, "customerName").value).toBe("Kamala Silva");
+      expect(checkoutField(html, "shippingAddress").value).toBe("12 Temple Rd, Kandy");
+      expect(checkoutField(html, "customerPhone").value).toBe("0712345678");
+      expect(fieldError(html, "bankSlip")).toBe("Please choose your bank slip (statement.pdf) again: a chosen file does not stay when the page reloads");
+    });
+
+    it("a long file name is cut short in the message", async () => {
+      const name = `${"bank-transfer-receipt-".repeat(5)}.png`;
+      const html = await expectRefused(checkoutForm(typed, png(name)), 400, "Please enter your phone number");
+      expect(fieldError(html, "bankSlip")).toBe(`Please choose your bank slip (${name.slice(0, 59)}…) again: a chosen file does not stay when the page reloads`);
+    });
+  });
 
   describe("refusals", () => {
     beforeAll(async () => {

@@ -37,6 +37,13 @@ function radios(html: string): Record<string, string>[] {
 
 const sizeIdOf = (label: string) => String(shoe.sizes.find((size) => size.label === label)!.id);
 
+/** The size picker's form as a browser without JavaScript posts it (a visitor: the cookie cart). */
+const addPlain = (fields: Record<string, string>) =>
+  call("/cart/add", { method: "POST", body: new URLSearchParams(fields), headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" } });
+
+/** What a page's toast says (its live region holds the message), or undefined when it is empty. */
+const toastOf = (html: string) => html.match(/role="status" aria-live="polite"[^>]*><span>([^<]+)<\/span>/)?.[1];
+
 async function productForm(cookie: string, fields: Record<string, string>, path = "/add_product"): Promise<Response> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
@@ -86,21 +93,55 @@ describe("the product page's size picker", () => {
     expect(html).toContain(`aria-label="Add to Cart: ${belt.name}"`);
   });
 
-  it("without a chosen size, the form's post comes back with 'Please select a size'", async () => {
-    const form = new URLSearchParams({ productId: String(shoe.id), redirectTo: `/product/${shoe.id}` });
-    const response = await call("/cart/add", { method: "POST", body: form, headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" } });
+  it("without a chosen size, the form's post comes back with 'Please select a size', at the picker (its #fragment)", async () => {
+    const response = await addPlain({ productId: String(shoe.id), redirectTo: `/product/${shoe.id}` });
     expect(response.status).toBe(302);
-    expect(new URL(response.headers.get("Location")!, "http://localhost").searchParams.get("cartError")).toBe("Please select a size");
+    const location = new URL(response.headers.get("Location")!, "http://localhost");
+    expect(location.pathname).toBe(`/product/${shoe.id}`);
+    expect(location.searchParams.get("cartError")).toBe("Please select a size");
+    expect(location.hash).toBe(`#size-picker-${shoe.id}`);
+  });
+
+  it("a size that is not the product's comes back at the picker too; a refusal of another kind comes back at the top", async () => {
+    const notItsSize = await addPlain({ productId: String(shoe.id), sizeId: String(belt.sizes[0].id), redirectTo: `/product/${shoe.id}` });
+    expect(notItsSize.status).toBe(302);
+    expect(notItsSize.headers.get("Location")).toMatch(new RegExp(`^/product/${shoe.id}\\?cartError=[^#]+#size-picker-${shoe.id}$`));
+    // A sold-out size (the toast says it): the page's top, as before.
+    const soldOut = await addPlain({ productId: String(shoe.id), sizeId: sizeIdOf("EU 42"), redirectTo: `/product/${shoe.id}` });
+    expect(soldOut.status).toBe(302);
+    const location = new URL(soldOut.headers.get("Location")!, "http://localhost");
+    expect(location.searchParams.get("cartError")).toBe("Cannot add more than available stock");
+    expect(location.hash).toBe("");
+  });
+
+  it("the page it comes back to says it under the sizes (an alert that describes the group), not in the toast", async () => {
+    const html = await (await call(`/product/${shoe.id}?cartError=Please+select+a+size`)).text();
+    expect(html).toMatch(new RegExp(`<form id="size-picker-${shoe.id}"[^>]*action="/cart/add"`));
+    expect(html).toMatch(new RegExp(`<p id="size-missing-${shoe.id}" role="alert"[^>]*>Please select a size</p>`));
+    expect(html).toMatch(new RegExp(`<fieldset aria-describedby="size-missing-${shoe.id} size-hint-${shoe.id}"`));
+    expect(toastOf(html)).toBeUndefined();
+    // Without a refusal in the address, the picker asks nothing yet.
+    const plain = await (await call(`/product/${shoe.id}`)).text();
+    expect(plain).not.toContain(`id="size-missing-${shoe.id}"`);
+    expect(plain).toMatch(new RegExp(`<fieldset aria-describedby="size-hint-${shoe.id}"`));
   });
 
   it("the toast says the cart's own refusals only: text made up in a link shows the plain failure", async () => {
-    const toast = async (path: string) => (await (await call(path)).text()).match(/role="status" aria-live="polite"[^>]*><span>([^<]+)<\/span>/)?.[1];
-    expect(await toast(`/product/${shoe.id}?cartError=Please+select+a+size`)).toBe("Please select a size");
+    const toast = async (path: string) => toastOf(await (await call(path)).text());
+    expect(await toast(`/product/${shoe.id}?cartError=Cannot+add+more+than+available+stock`)).toBe("Cannot add more than available stock");
     expect(await toast(`/?cartError=Cannot+add+more+than+available+stock`)).toBe("Cannot add more than available stock");
     for (const path of [`/product/${shoe.id}`, "/"]) {
       const made = `${path}?cartError=${encodeURIComponent("Your account is locked. Call +94 11 555 0000 to verify your card")}`;
       expect(await toast(made), made).toBe("Could not add this to your cart");
     }
+  });
+
+  it("the toast's Close is a link to the page without its one-time parameter, so it closes without JavaScript", async () => {
+    const closeOf = (html: string) => html.match(/<a href="([^"]*)"[^>]*>Close<\/a>/)?.[1]?.replace(/&amp;/g, "&");
+    expect(closeOf(await (await call(`/product/${belt.id}?image=2&added=${belt.id}`)).text())).toBe(`/product/${belt.id}?image=2`);
+    expect(closeOf(await (await call(`/product/${belt.id}?cartError=Cannot+add+more+than+available+stock`)).text())).toBe(`/product/${belt.id}`);
+    // No toast, no Close.
+    expect(closeOf(await (await call(`/product/${belt.id}`)).text())).toBeUndefined();
   });
 
   it("a size chosen after a refusal comes back with the add alone, not the earlier refusal", async () => {

@@ -36,6 +36,10 @@ export const checkoutCustomerSchema = z.object({
     .check(plainText("Shipping address", { lines: true })),
 });
 
+/** The checkout's text fields as typed: a refused checkout without JavaScript shows them again (CheckoutModal). */
+export const CHECKOUT_FIELDS = checkoutCustomerSchema.keyof().options;
+export type CheckoutValues = Partial<Record<(typeof CHECKOUT_FIELDS)[number], string>>;
+
 /** The API's `order` part. Names and prices may be sent but are ignored: the catalogue decides them. */
 export const orderInputSchema = checkoutCustomerSchema.extend({
   orderItems: z
