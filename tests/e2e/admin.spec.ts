@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { logInAs, othersPendingChange, placeOrderAsNewCustomer, readDashboard } from "./admin-helpers";
-import { DEMO_CUSTOMER, gotoHydrated, waitForHydration } from "./helpers";
+import { DEMO_CUSTOMER, gotoHydrated, pngFromPixels, waitForHydration } from "./helpers";
 
 // The admin back office in a real browser against the real Worker: an order a customer placed through the API is
 // checked (its slip viewed) and confirmed by the admin, and the dashboard's figures follow.
@@ -95,7 +95,7 @@ test("cancelling asks first; declined changes nothing, accepted cancels and the 
     void dialog.dismiss();
   });
   await manage.getByRole("button", { name: "Update Status" }).click();
-  await expect.poll(() => messages).toEqual(["Cancel this order? Its stock will be put back."]);
+  await expect.poll(() => messages).toEqual(["Cancel this order? Its stock will be put back, for the sizes still sold."]);
   await expect(manage.getByTestId("manage-current-status")).toHaveText("PENDING");
 
   page.once("dialog", (dialog) => void dialog.accept());
@@ -110,6 +110,46 @@ test("cancelling asks first; declined changes nothing, accepted cancels and the 
   await expect(manage.getByLabel("New status").locator('option[value="PENDING"]')).toHaveCount(1);
   // The list behind the dialog follows too.
   await expect(page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`)).toHaveAttribute("data-status", "CANCELLED");
+});
+
+test("cancelling an order whose size was removed says, before and after, which stock cannot be put back", async ({ page, request }) => {
+  // Owner QA: "Its stock will be put back" and "is now CANCELLED", though a removed size's pairs went nowhere.
+  await logInAs(page);
+  const name = `E2E Removed Size ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 4000, category: "Gents", stockQuantity: 10, releaseDate: "2026-01-01", productAvailable: true };
+  const sizes = [
+    { label: "EU 42", stockQuantity: 5 },
+    { label: "EU 43", stockQuantity: 5 },
+  ];
+  const created = await page.request.post("/api/product", {
+    multipart: { product: JSON.stringify({ ...product, sizes }), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [40, 90, 160]) } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const shoe = (await created.json()) as { id: number; sizes: { id: number; label: string; stockQuantity: number }[] };
+  try {
+    const order = await placeOrderAsNewCustomer(request, { productId: shoe.id, sizeIds: shoe.sizes.map((size) => size.id) });
+    // EU 42 is no longer sold.
+    const kept = shoe.sizes.filter((size) => size.label === "EU 43").map((size) => ({ ...size, stockQuantity: 4 }));
+    const updated = await page.request.put(`/api/product/${shoe.id}`, { multipart: { product: JSON.stringify({ ...product, sizes: kept }) } });
+    expect(updated.status(), await updated.text()).toBe(200);
+
+    await gotoHydrated(page, `/admin/orders/${order.id}`);
+    const form = page.getByTestId("order-status-form");
+    await form.getByLabel("New status").selectOption("CANCELLED");
+    const messages: string[] = [];
+    page.once("dialog", (dialog) => {
+      messages.push(dialog.message());
+      void dialog.accept();
+    });
+    await form.getByRole("button", { name: "Update Status" }).click();
+    await expect(form.getByRole("status")).toHaveText(`Order #${order.id} is now CANCELLED. Its stock was not put back for ${name} (EU 42) × 1 (size no longer sold).`);
+    expect(messages).toEqual([`Cancel this order? Its stock will be put back for the sizes still sold, not for ${name} (EU 42) × 1 (size no longer sold).`]);
+    // EU 43's pair is back.
+    const after = (await (await page.request.get(`/api/product/${shoe.id}`)).json()) as { sizes: { label: string; stockQuantity: number }[] };
+    expect(after.sizes).toEqual([expect.objectContaining({ label: "EU 43", stockQuantity: 5 })]);
+  } finally {
+    await page.request.delete(`/api/product/${shoe.id}`).catch(() => undefined);
+  }
 });
 
 test("an order changed in another tab meanwhile: the stale page's change is refused, and the page shows the order as it is", async ({ page, context, request }) => {
