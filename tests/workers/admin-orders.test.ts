@@ -479,6 +479,67 @@ describe("/admin/orders", () => {
   });
 });
 
+describe("an order's page and the list it was opened from", () => {
+  let order: ApiOrder;
+
+  beforeAll(async () => {
+    order = await placeOrder(customer.token, [{ productId: await stockedProduct(900, 5), quantity: 1 }]);
+  });
+
+  /** The href of the order page's "← Orders". */
+  const backHref = (html: string) => html.match(/<a[^>]*href="([^"]*)"[^>]*>← Orders<\/a>/)?.[1]?.replace(/&amp;/g, "&");
+
+  it("Details carries the list's filters and page (not its dialogs); '← Orders' goes back there", async () => {
+    const list = await screenHtml(`/admin/orders?status=PENDING&q=Kasun&page=1&manage=${order.id}`, admin.cookie);
+    const details = list.match(new RegExp(`<a[^>]*href="([^"]*)"[^>]*aria-label="Details of order #${order.id}"`))?.[1]?.replace(/&amp;/g, "&");
+    expect(details).toBe(`/admin/orders/${order.id}?back=${encodeURIComponent("/admin/orders?status=PENDING&q=Kasun&page=1")}`);
+    const page = await screenHtml(details!, admin.cookie);
+    expect(backHref(page)).toBe("/admin/orders?status=PENDING&q=Kasun");
+    // From page 2 of the list, back to page 2.
+    expect(backHref(await screenHtml(`/admin/orders/${order.id}?back=${encodeURIComponent("/admin/orders?status=PENDING&page=2&pageSize=10")}`, admin.cookie))).toBe(
+      "/admin/orders?status=PENDING&page=2&pageSize=10",
+    );
+    // An unfiltered list's Details is the plain page, going back to the plain list.
+    expect(await screenHtml("/admin/orders", admin.cookie)).toContain(`href="/admin/orders/${order.id}"`);
+    expect(backHref(await screenHtml(`/admin/orders/${order.id}`, admin.cookie))).toBe("/admin/orders");
+    // Without JavaScript, "Keep order" (after the server asks before cancelling) keeps the way back.
+    const ask = await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, details!);
+    const keep = (await ask.text()).match(/<a[^>]*href="([^"]*)"[^>]*>Keep order<\/a>/)?.[1]?.replace(/&amp;/g, "&");
+    expect(keep).toBe(`/admin/orders/${order.id}?back=${encodeURIComponent("/admin/orders?status=PENDING&q=Kasun")}`);
+  });
+
+  it("'← Orders' only ever leads to the orders list, with only the list's own good parameters", async () => {
+    const cases: Record<string, string> = {
+      "//evil.example/admin/orders": "/admin/orders",
+      "https://evil.example/admin/orders?status=PENDING": "/admin/orders",
+      "/\\evil.example/admin/orders": "/admin/orders",
+      "/admin/users?q=x": "/admin/orders",
+      "/admin/orders/../users": "/admin/orders",
+      "/admin/orders.csv?status=PENDING": "/admin/orders",
+      "javascript:alert(1)//admin/orders": "/admin/orders",
+      "/admin/orders?status=NOPE&page=0&from=26/11/2026&to=2026-11-30&evil=1&q=a%22b": "/admin/orders?q=a%22b&to=2026-11-30",
+    };
+    for (const [back, expected] of Object.entries(cases)) {
+      const html = await screenHtml(`/admin/orders/${order.id}?back=${encodeURIComponent(back)}`, admin.cookie);
+      expect(backHref(html), back).toBe(expected);
+    }
+  });
+
+  it("no such order: a 404 that names it and goes back to the orders list (not 'Back to the shop')", async () => {
+    const response = await call(`/admin/orders/99999999?back=${encodeURIComponent("/admin/orders?status=SHIPPED&page=3")}`, { headers: { Cookie: admin.cookie } });
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(visibleText(html)).toContain("Order #99999999 was not found");
+    expect(html).toMatch(/<a[^>]*href="\/admin\/orders\?status=SHIPPED&amp;page=3"[^>]*>Back to the orders<\/a>/);
+    expect(html).not.toContain("Back to the shop");
+    const malformed = await call("/admin/orders/abc", { headers: { Cookie: admin.cookie } });
+    expect(malformed.status).toBe(404);
+    expect(await malformed.text()).toMatch(/<a[^>]*href="\/admin\/orders"[^>]*>Back to the orders<\/a>/);
+    // Only an admin is told: anyone else is sent away first, as before.
+    expect((await call("/admin/orders/99999999", { headers: { Cookie: customer.cookie } })).status).toBe(302);
+  });
+});
+
 describe("/admin/users", () => {
   it("lists every user with name, e-mail, phone, address and role, and never a password hash", async () => {
     const extra = await register({ name: "Tharushi Fernando", phone: "0719876543", address: "44 Lake Drive, Galle" });
