@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { logInAs, othersPendingChange, placeOrderAsNewCustomer, readDashboard } from "./admin-helpers";
-import { DEMO_CUSTOMER, gotoHydrated, pngFromPixels, waitForHydration } from "./helpers";
+import { DEMO_CUSTOMER, gotoHydrated, pngFromPixels, uniqueUser, waitForHydration } from "./helpers";
 
 // The admin back office in a real browser against the real Worker: an order a customer placed through the API is
 // checked (its slip viewed) and confirmed by the admin, and the dashboard's figures follow.
@@ -233,3 +233,40 @@ for (const width of [1280, 390]) {
     else await expect(labels).toBeHidden();
   });
 }
+
+// Owner QA: at 1280 px the e-mail column was cut mid-word ("shopper0@example.l / k", break-all) while Name had room.
+test("the users list keeps an e-mail whole where it fits, and breaks a long one only where it must (1280 and 390 px)", async ({ page }) => {
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  // A long name and a long address beside a short e-mail (what squeezed it), and an e-mail longer than any column.
+  const short = {
+    ...uniqueUser(),
+    name: `Tharushi Dilhani Wickramasinghe Jayasuriya Arachchige ${tag}`,
+    email: `q${tag}@example.lk`,
+    address: "No. 123/4A, Sri Jayawardenepura Mawatha, Rajagiriya, Colombo District, Western Province 10100, near the temple opposite the school",
+  };
+  const long = { ...uniqueUser(), name: `Long Mail ${tag}`, email: `q${tag}.${"a".repeat(60)}@example-longdomain.lk` };
+  for (const user of [short, long]) expect((await page.request.post("/api/auth/register", { data: user })).status()).toBe(201);
+  await logInAs(page);
+  const table = page.getByRole("table", { name: "Users matching the search" });
+  // The lines the address takes: the tops of its text's boxes (the phone's "Email" label left out).
+  const lines = (email: string) =>
+    table.getByRole("cell", { name: email, exact: true }).evaluate((cell, text) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      let node = walker.nextNode();
+      while (node && node.textContent !== text) node = walker.nextNode();
+      const range = document.createRange();
+      range.selectNodeContents(node!);
+      return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
+    }, email);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    // Each user on a list of its own: the table's columns are then sized by that row alone.
+    await gotoHydrated(page, `/admin/users?${new URLSearchParams({ q: short.email })}`);
+    expect(await lines(short.email), `a short e-mail on one line at ${width}`).toBe(1);
+    await gotoHydrated(page, `/admin/users?${new URLSearchParams({ q: long.email })}`);
+    expect(await lines(long.email), `a long e-mail wraps at ${width}`).toBeGreaterThan(1);
+    // Nothing runs off the page or out of its card.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await table.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+  }
+});
