@@ -229,6 +229,14 @@ describe("/admin/orders with bad parameters falls back and says so, never a 500"
     });
   }
 
+  it("one message a field: a date that is no date at all is not also 'not a calendar date'", async () => {
+    const html = await screenHtml("/admin/orders?from=26/11/2026&to=2025-02-30", admin.cookie);
+    expect(visibleText(html)).toContain("Some of the filters were ignored: The start date must be a date (YYYY-MM-DD); The end date is not a calendar date.");
+    // The API (and the CSV) name each bad field once too.
+    const body = (await (await ordersApi("?from=26/11/2026")).json()) as { fieldErrors: Record<string, string[]> };
+    expect(body.fieldErrors).toEqual({ from: ["The start date must be a date (YYYY-MM-DD)"] });
+  });
+
   it("a good filter beside a bad one is kept", async () => {
     const html = await screenHtml("/admin/orders?status=CANCELLED&page=0", admin.cookie);
     expect(listed(html)).toEqual(newestFirst(seeded.filter((row) => row.status === "CANCELLED")).slice(0, 20));
