@@ -152,6 +152,35 @@ test("cancelling an order whose size was removed says, before and after, which s
   }
 });
 
+test("an order's status history shows every entry the same way: who set it under its time (1280 and 390 px)", async ({ page, request }) => {
+  // Owner QA: "by Stride Admin" dropped to its own line on some rows and not on others.
+  const order = await placeOrderAsNewCustomer(request);
+  await logInAs(page);
+  // Badges of two widths, set by two people; never a paid status (the dashboard test beside this one counts revenue).
+  for (const status of ["CANCELLED", "PENDING", "CANCELLED"]) {
+    expect((await page.request.put(`/api/orders/admin/${order.id}/status?status=${status}&notify=false`)).status()).toBe(200);
+  }
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await gotoHydrated(page, `/admin/orders/${order.id}`);
+    const entries = page.getByTestId("status-history").getByRole("listitem");
+    await expect(entries).toHaveCount(4);
+    const boxes = await entries.evaluateAll((items) =>
+      items.map((item) => {
+        const time = item.querySelector("time")!.getBoundingClientRect();
+        const by = Array.from(item.querySelectorAll("span")).find((span) => span.textContent?.startsWith("by "))!.getBoundingClientRect();
+        return { timeLeft: Math.round(time.left), timeBottom: time.bottom, byLeft: Math.round(by.left), byTop: by.top };
+      }),
+    );
+    for (const [index, box] of boxes.entries()) {
+      expect(box.byTop, `entry ${index + 1} at ${width}: "by" under the time`).toBeGreaterThanOrEqual(box.timeBottom - 1);
+      expect(box.byLeft, `entry ${index + 1} at ${width}: "by" lined up with the time`).toBe(box.timeLeft);
+    }
+    // The times in one column, whatever the badge's width.
+    expect(new Set(boxes.map((box) => box.timeLeft)).size, `times lined up at ${width}`).toBe(1);
+  }
+});
+
 test("an order changed in another tab meanwhile: the stale page's change is refused, and the page shows the order as it is", async ({ page, context, request }) => {
   const order = await placeOrderAsNewCustomer(request);
   await logInAs(page);
