@@ -112,11 +112,14 @@ export function PasswordField({ name, label, errors: serverErrors, id = name, cl
 const ALERT_BOX = "rounded-lg border px-4 py-3 text-sm outline-none";
 const ERROR_TONE = "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200";
 const SUCCESS_TONE = "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200";
+const WARNING_TONE = "border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100";
+const TONES = { error: ERROR_TONE, success: SUCCESS_TONE, warning: WARNING_TONE } as const;
 
-export function FormAlert({ tone = "error", children }: { tone?: "error" | "success"; children: ReactNode }) {
+/** tone "warning": done, with something the user must know (a cancellation that could not put all its stock back). */
+export function FormAlert({ tone = "error", children }: { tone?: "error" | "success" | "warning"; children: ReactNode }) {
   return (
     // An error can take the focus (useFocusOnRefusal), so it is read out where the user is.
-    <div role={tone === "error" ? "alert" : "status"} tabIndex={tone === "error" ? -1 : undefined} className={`${ALERT_BOX} ${tone === "error" ? ERROR_TONE : SUCCESS_TONE}`}>
+    <div role={tone === "error" ? "alert" : "status"} tabIndex={tone === "error" ? -1 : undefined} className={`${ALERT_BOX} ${TONES[tone]}`}>
       {children}
     </div>
   );

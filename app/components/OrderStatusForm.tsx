@@ -5,6 +5,8 @@ import { FormAlert } from "~/components/Field";
 import { answerOr, submitted } from "~/lib/client-action";
 import { ORDER_STATUS_MESSAGES, ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
 import type { orderStatusAction } from "~/lib/order-status-form.server";
+import { cancelQuestion } from "~/lib/order-stock";
+import type { OrderView } from "~/lib/schemas/order";
 
 // The admin's status form: in the orders screen's Manage dialog and on an order's own page, each route's action being
 // orderStatusAction. With JavaScript it posts through a fetcher (the page stays put) and asks before cancelling;
@@ -52,7 +54,8 @@ export function OrderStatusForm({
   noJsResult,
   autoFocus = false,
 }: {
-  order: { id: number; status: OrderStatus };
+  /** Its lines too: the question before cancelling names those whose stock cannot be put back. */
+  order: Pick<OrderView, "id" | "status" | "orderItems">;
   /** Where "Keep order" goes from the no-JavaScript confirmation: the same screen without the question. */
   keepHref: string;
   /** The action's answer to a plain form post (no JavaScript). */
@@ -83,7 +86,7 @@ export function OrderStatusForm({
     if (busy) return; // the button stays focusable meanwhile (aria-disabled): a second press waits
     const formData = new FormData(event.currentTarget);
     if (formData.get("status") === "CANCELLED") {
-      if (!window.confirm(ORDER_STATUS_MESSAGES.cancelConfirmation)) return;
+      if (!window.confirm(cancelQuestion(order.orderItems))) return;
       formData.set("confirm", "yes");
     }
     fetcher.submit(formData, { method: "post" });
@@ -94,7 +97,7 @@ export function OrderStatusForm({
     return (
       <Form method="post" className="mt-5 space-y-4 rounded-2xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/40">
         <p role="alert" className="text-sm font-medium text-red-900 dark:text-red-100">
-          {ORDER_STATUS_MESSAGES.cancelConfirmation}
+          {cancelQuestion(order.orderItems)}
         </p>
         <input type="hidden" name="intent" value="status" />
         <input type="hidden" name="orderId" value={order.id} />
@@ -114,7 +117,7 @@ export function OrderStatusForm({
   }
   return (
     <fetcher.Form method="post" onSubmit={submit} className="mt-5 space-y-3">
-      {result && <FormAlert tone={result.kind === "updated" ? "success" : "error"}>{result.message}</FormAlert>}
+      {result && <FormAlert tone={result.kind !== "updated" ? "error" : result.stockNotReturned ? "warning" : "success"}>{result.message}</FormAlert>}
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="statusWas" value={order.status} />
@@ -157,7 +160,7 @@ export function OrderStatusForm({
         </button>
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        Cancelling puts the order's stock back; reopening a cancelled order takes it again. Untick the box to put a wrong status right without e-mailing the
+        Cancelling puts the order's stock back, for the sizes still sold; reopening a cancelled order takes it again. Untick the box to put a wrong status right without e-mailing the
         customer.
       </p>
     </fetcher.Form>

@@ -80,16 +80,24 @@ export function OrderItemsCard({ order }: { order: OrderView }) {
   );
 }
 
+/**
+ * Each entry the same way at every width: the badges in a column as wide as the widest (a subgrid), then the time, and
+ * under it who set the status. (Wrapping as the line ran out put "by …" under some rows and beside others.)
+ */
 export function OrderHistory({ order }: { order: OrderView }) {
   return (
-    <ol className="space-y-3">
+    <ol className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-3">
       {order.statusHistory.map((entry, index) => (
-        <li key={index} className="flex flex-wrap items-center gap-2 text-sm">
-          <StatusBadge status={entry.status} />
-          <time dateTime={entry.changedAt} className="text-slate-600 dark:text-slate-400">
-            {formatDateTime(entry.changedAt)}
-          </time>
-          {entry.changedBy && <span className="text-slate-500 dark:text-slate-400">by {entry.changedBy}</span>}
+        <li key={index} className="col-span-2 grid grid-cols-subgrid items-start text-sm" data-testid="history-entry">
+          <span className="pt-px">
+            <StatusBadge status={entry.status} />
+          </span>
+          <span className="min-w-0">
+            <time dateTime={entry.changedAt} className="block text-slate-600 dark:text-slate-400">
+              {formatDateTime(entry.changedAt)}
+            </time>
+            {entry.changedBy && <span className="block text-slate-500 dark:text-slate-400">by {entry.changedBy}</span>}
+          </span>
         </li>
       ))}
     </ol>

@@ -8,11 +8,17 @@ import type { ReactNode } from "react";
 export function RecordTable({
   caption,
   headings,
+  columnClasses,
   testId,
   children,
 }: {
   caption: string;
   headings: readonly string[];
+  /**
+   * A class for each column's <col> on a wide screen: its share of the table ("md:w-[30%]"). Without them the browser
+   * shares the width out by content, which can squeeze a column of unbreakable text (e-mails) while another has room.
+   */
+  columnClasses?: readonly string[];
   testId: string;
   children: ReactNode;
 }) {
@@ -20,6 +26,13 @@ export function RecordTable({
     <div className="card mt-6 md:overflow-x-auto">
       <table role="table" className="record-table" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
+        {columnClasses && (
+          <colgroup>
+            {columnClasses.map((className, index) => (
+              <col key={index} className={className} />
+            ))}
+          </colgroup>
+        )}
         <thead role="rowgroup">
           <tr role="row">
             {headings.map((heading) => (

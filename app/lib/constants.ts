@@ -3,9 +3,13 @@ export const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
 export const ROLES = ["ROLE_ADMIN", "ROLE_CUSTOMER"] as const;
 export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"] as const;
 
-/** What the admin's status form says, in the browser and from the server alike. */
+/**
+ * What the admin's status form says, in the browser and from the server alike. A cancellation puts back only the
+ * pairs of sizes still sold (a removed size, or a deleted product's, has nowhere to take them): the question promises
+ * no more, and names the lines it already knows of (cancelQuestion in app/lib/order-stock.ts).
+ */
 export const ORDER_STATUS_MESSAGES = {
-  cancelConfirmation: "Cancel this order? Its stock will be put back.",
+  cancelConfirmation: "Cancel this order? Its stock will be put back, for the sizes still sold.",
   failed: "Failed to update order status",
 } as const;
 

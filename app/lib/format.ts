@@ -58,3 +58,8 @@ const shopTimestamp = new Intl.DateTimeFormat("sv-SE", { year: "numeric", month:
 export function formatShopTimestamp(value: number | string | Date): string {
   return shopTimestamp.format(new Date(value));
 }
+
+/** "2025-03-01": the shop's calendar day at that moment (the CSV's file name), read off the same clock as its rows. */
+export function formatShopDay(value: number | string | Date): string {
+  return formatShopTimestamp(value).slice(0, 10);
+}

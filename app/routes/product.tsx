@@ -130,8 +130,12 @@ export async function action({ request, params, context, url }: Route.ActionArgs
 
 /** The question before a product is deleted, naming the orders still on their way that hold it. */
 function deleteQuestion(name: string, openOrders: number): string {
-  const orders = openOrders === 1 ? "1 open order" : `${openOrders} open orders`;
-  const held = openOrders > 0 ? ` It is in ${orders}: they keep their lines, but a cancelled one cannot be reopened.` : "";
+  // The rest of the sentence agrees with the count: "1 open order: it keeps its lines", "3 open orders: they keep theirs".
+  const orders =
+    openOrders === 1
+      ? "1 open order: it keeps its lines, but once cancelled it cannot be reopened"
+      : `${openOrders.toLocaleString("en-US")} open orders: they keep their lines, but a cancelled one cannot be reopened`;
+  const held = openOrders > 0 ? ` It is in ${orders}.` : "";
   return `Delete "${name}"?${held} This cannot be undone.`;
 }
 

@@ -24,6 +24,8 @@ export interface LowStockSize {
   category: Category;
   /** False for a product taken off sale: its sizes stay on the list (their stock is still low), marked. */
   productAvailable: boolean;
+  /** The product's stock in every size (products.stock_quantity, the sum the triggers keep): 0 when it is sold out. */
+  productStock: number;
   sizeLabel: string;
   stockQuantity: number;
 }
@@ -78,6 +80,8 @@ export function lowStockPagePlan(db: Db, filters: LowStockFilters, page: number,
       brand: products.brand,
       category: products.category,
       productAvailable: products.productAvailable,
+      // Under a name of its own: products' and product_sizes' column are both stock_quantity (see productId above).
+      productStock: sql<number>`${products.stockQuantity}`.as("product_stock"),
       sizeLabel: productSizes.label,
       stockQuantity: productSizes.stockQuantity,
     })

@@ -4,8 +4,9 @@ import type { OrderStatus } from "~/lib/constants";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, bankSlipType } from "~/lib/file-types";
 import { orderPlacedMail, orderStatusMail } from "~/lib/emails.server";
 import { centsToRupees, rupeesToCents } from "~/lib/format";
+import { reasonOf } from "~/lib/order-stock";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "~/lib/http";
-import type { OrderInput, OrderView } from "~/lib/schemas/order";
+import type { OrderInput, OrderStatusChange, OrderView, StockNotReturned } from "~/lib/schemas/order";
 import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { abortedByTrigger, constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
@@ -352,6 +353,10 @@ export async function getBankSlip(db: Db, bucket: R2Bucket, orderId: number, use
  * when two admins move the order at once, only the one whose update happened writes a mail. `notifyCustomer: false`
  * writes none: an admin putting right a wrong click (DELIVERED back to CONFIRMED) must not tell a customer who has
  * their shoes that packing starts shortly.
+ *
+ * The answer carries `stockNotReturned`: the lines whose pairs this cancellation could not put back, because their
+ * size was removed or their product deleted since the order was placed (the trigger skips a line without a size).
+ * Empty for any other move, and for a cancellation another admin's update made first.
  */
 export async function changeOrderStatus(
   db: Db,
@@ -360,8 +365,9 @@ export async function changeOrderStatus(
   admin: SessionUser,
   mailer: Mailer,
   { statusWas, notifyCustomer = true }: { statusWas?: OrderStatus; notifyCustomer?: boolean } = {},
-): Promise<OrderView> {
+): Promise<OrderStatusChange> {
   const order = await findOrder(db, orderId);
+  let stockNotReturned: StockNotReturned[] = [];
   // The admin decided on what their page showed: if the order moved on since, they decide again (no silent reopen).
   if (statusWas !== undefined && order.status !== statusWas && order.status !== status) {
     throw conflict(`Order #${orderId} was changed meanwhile: it is ${order.status} now, not ${statusWas}. Look at it again before changing it.`);
@@ -386,8 +392,18 @@ export async function changeOrderStatus(
            SELECT 'ORDER_STATUS', users.email, ?, ?, ?, ?, users.id, ?, ? FROM users WHERE users.id = ? AND changes() = 1 RETURNING id`,
         )
         .bind(mail.subject, mail.text, mail.html, orderId, status, firstAttemptAt(), order.userId);
-      const [, inserted] = await d1.batch<{ id: number }>([d1.prepare(update.sql).bind(...update.params), ...(notifyCustomer ? [mailStatement] : [])]);
-      mailIds = inserted?.results.map((mailRow) => mailRow.id) ?? [];
+      // A cancellation's lines that the status trigger skipped (no size to return the pairs to), read in the same
+      // transaction, so what the admin is told is what the trigger did; and only when this update made it (changes()
+      // is still the UPDATE's: a SELECT leaves it alone, so the mail below still reads it).
+      const sizeless = d1
+        .prepare(
+          `SELECT product_id AS productId, product_name AS productName, size_label AS sizeLabel, quantity FROM order_items
+           WHERE order_id = ? AND size_id IS NULL AND ? = 'CANCELLED' AND changes() = 1 ORDER BY id`,
+        )
+        .bind(orderId, status);
+      const [, skipped, inserted] = await d1.batch<unknown>([d1.prepare(update.sql).bind(...update.params), sizeless, ...(notifyCustomer ? [mailStatement] : [])]);
+      stockNotReturned = (skipped.results as SizelessLine[]).map(heldBack);
+      mailIds = (inserted?.results as { id: number }[] | undefined)?.map((mailRow) => mailRow.id) ?? [];
     } catch (error) {
       // migrations/0015: a cancelled order reopened with a line whose size (or product) is gone.
       const sizeGone = abortedByTrigger(error, "order_reopen");
@@ -397,11 +413,21 @@ export async function changeOrderStatus(
         .from(orderItems)
         .where(eq(orderItems.orderId, orderId));
       const gone = items.find((item) => item.sizeId === null);
-      if (sizeGone) throw conflict(`Cannot reopen this order: ${gone ? nameWithSize(gone.productName, gone.sizeLabel) : "a product"} is no longer sold`);
+      if (sizeGone) throw conflict(`Cannot reopen this order because ${gone ? nameWithSize(gone.productName, gone.sizeLabel) : "a product in it"} is no longer sold`);
       const short = await shortSize(db, new Map(items.flatMap((item) => (item.sizeId ? [[item.sizeId, item.quantity] as const] : []))));
-      throw conflict(short ? `Cannot reopen this order: ${insufficientStock(short)}` : "Cannot reopen this order: its stock is no longer there");
+      throw conflict(short ? `Cannot reopen this order because there is not enough stock of ${short}` : "Cannot reopen this order because its stock is no longer there");
     }
     mailer.enqueue(mailIds);
   }
-  return getOrder(db, orderId, admin);
+  return { ...(await getOrder(db, orderId, admin)), stockNotReturned };
 }
+
+/** A line whose size_id is null: its size was removed, or its product deleted (which removes its sizes too). */
+interface SizelessLine {
+  productId: number | null;
+  productName: string;
+  sizeLabel: string;
+  quantity: number;
+}
+
+const heldBack = (line: SizelessLine): StockNotReturned => ({ ...line, reason: reasonOf(line) });

@@ -38,6 +38,8 @@ export interface LowStockProduct {
   productId: number;
   productName: string;
   productAvailable: boolean;
+  /** Its stock in every size, low or not: 0 only when each of its sizes is sold out. */
+  productStock: number;
   sizes: LowStockSize[];
 }
 
@@ -55,7 +57,7 @@ export async function getLowStockProducts(db: Db, limit = 12): Promise<{ product
   for (const size of items) {
     const product = byProduct.get(size.productId);
     if (product) product.sizes.push(size);
-    else if (byProduct.size < limit) byProduct.set(size.productId, { productId: size.productId, productName: size.productName, productAvailable: size.productAvailable, sizes: [size] });
+    else if (byProduct.size < limit) byProduct.set(size.productId, { productId: size.productId, productName: size.productName, productAvailable: size.productAvailable, productStock: size.productStock, sizes: [size] });
   }
   return { products: [...byProduct.values()], total };
 }

@@ -32,12 +32,12 @@ async function firstInStock(request: APIRequestContext): Promise<{ id: number } 
 type Slip = { name: string; mimeType: string; buffer: Buffer };
 
 /**
- * Registers a new customer and places an order for one pair (of `productId`, else the first in-stock product),
+ * Registers a new customer and places an order for one pair (of `productId`, in each of `sizeIds` if given, else the first in-stock product),
  * through the API, with a slip (a PNG unless one is given). Returns the order and the customer who placed it.
  */
 export async function placeOrderAsNewCustomer(
   request: APIRequestContext,
-  { slip = { name: "slip.png", mimeType: "image/png", buffer: bankSlipPng() }, productId }: { slip?: Slip; productId?: number } = {},
+  { slip = { name: "slip.png", mimeType: "image/png", buffer: bankSlipPng() }, productId, sizeIds }: { slip?: Slip; productId?: number; sizeIds?: number[] } = {},
 ): Promise<PlacedOrder & { customer: ReturnType<typeof uniqueUser> }> {
   const user = uniqueUser();
   const registered = await request.post("/api/auth/register", { data: user });
@@ -54,7 +54,8 @@ export async function placeOrderAsNewCustomer(
     customerEmail: user.email,
     customerPhone: user.phone,
     shippingAddress: user.address,
-    orderItems: [{ productId: product!.id, quantity: 1 }],
+    // One pair of each size given (of a product with a choice of sizes), else of the product's only size.
+    orderItems: sizeIds ? sizeIds.map((sizeId) => ({ productId: product!.id, sizeId, quantity: 1 })) : [{ productId: product!.id, quantity: 1 }],
   };
   const placed = await request.post("/api/orders", {
     headers: { Authorization: `Bearer ${token}` },

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { logInAs, othersPendingChange, placeOrderAsNewCustomer, readDashboard } from "./admin-helpers";
-import { DEMO_CUSTOMER, gotoHydrated, waitForHydration } from "./helpers";
+import { DEMO_CUSTOMER, gotoHydrated, pngFromPixels, uniqueUser, waitForHydration } from "./helpers";
 
 // The admin back office in a real browser against the real Worker: an order a customer placed through the API is
 // checked (its slip viewed) and confirmed by the admin, and the dashboard's figures follow.
@@ -95,7 +95,7 @@ test("cancelling asks first; declined changes nothing, accepted cancels and the 
     void dialog.dismiss();
   });
   await manage.getByRole("button", { name: "Update Status" }).click();
-  await expect.poll(() => messages).toEqual(["Cancel this order? Its stock will be put back."]);
+  await expect.poll(() => messages).toEqual(["Cancel this order? Its stock will be put back, for the sizes still sold."]);
   await expect(manage.getByTestId("manage-current-status")).toHaveText("PENDING");
 
   page.once("dialog", (dialog) => void dialog.accept());
@@ -110,6 +110,75 @@ test("cancelling asks first; declined changes nothing, accepted cancels and the 
   await expect(manage.getByLabel("New status").locator('option[value="PENDING"]')).toHaveCount(1);
   // The list behind the dialog follows too.
   await expect(page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`)).toHaveAttribute("data-status", "CANCELLED");
+});
+
+test("cancelling an order whose size was removed says, before and after, which stock cannot be put back", async ({ page, request }) => {
+  // Owner QA: "Its stock will be put back" and "is now CANCELLED", though a removed size's pairs went nowhere.
+  await logInAs(page);
+  const name = `E2E Removed Size ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const product = { name, brand: "E2E Brand", description: "Made for an end-to-end test.", price: 4000, category: "Gents", stockQuantity: 10, releaseDate: "2026-01-01", productAvailable: true };
+  const sizes = [
+    { label: "EU 42", stockQuantity: 5 },
+    { label: "EU 43", stockQuantity: 5 },
+  ];
+  const created = await page.request.post("/api/product", {
+    multipart: { product: JSON.stringify({ ...product, sizes }), imageFile: { name: "shoe.png", mimeType: "image/png", buffer: pngFromPixels(8, 8, () => [40, 90, 160]) } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const shoe = (await created.json()) as { id: number; sizes: { id: number; label: string; stockQuantity: number }[] };
+  try {
+    const order = await placeOrderAsNewCustomer(request, { productId: shoe.id, sizeIds: shoe.sizes.map((size) => size.id) });
+    // EU 42 is no longer sold.
+    const kept = shoe.sizes.filter((size) => size.label === "EU 43").map((size) => ({ ...size, stockQuantity: 4 }));
+    const updated = await page.request.put(`/api/product/${shoe.id}`, { multipart: { product: JSON.stringify({ ...product, sizes: kept }) } });
+    expect(updated.status(), await updated.text()).toBe(200);
+
+    await gotoHydrated(page, `/admin/orders/${order.id}`);
+    const form = page.getByTestId("order-status-form");
+    await form.getByLabel("New status").selectOption("CANCELLED");
+    const messages: string[] = [];
+    page.once("dialog", (dialog) => {
+      messages.push(dialog.message());
+      void dialog.accept();
+    });
+    await form.getByRole("button", { name: "Update Status" }).click();
+    await expect(form.getByRole("status")).toHaveText(`Order #${order.id} is now CANCELLED. Its stock was not put back for ${name} (EU 42) × 1 (size no longer sold).`);
+    expect(messages).toEqual([`Cancel this order? Its stock will be put back for the sizes still sold, not for ${name} (EU 42) × 1 (size no longer sold).`]);
+    // EU 43's pair is back.
+    const after = (await (await page.request.get(`/api/product/${shoe.id}`)).json()) as { sizes: { label: string; stockQuantity: number }[] };
+    expect(after.sizes).toEqual([expect.objectContaining({ label: "EU 43", stockQuantity: 5 })]);
+  } finally {
+    await page.request.delete(`/api/product/${shoe.id}`).catch(() => undefined);
+  }
+});
+
+test("an order's status history shows every entry the same way: who set it under its time (1280 and 390 px)", async ({ page, request }) => {
+  // Owner QA: "by Stride Admin" dropped to its own line on some rows and not on others.
+  const order = await placeOrderAsNewCustomer(request);
+  await logInAs(page);
+  // Badges of two widths, set by two people; never a paid status (the dashboard test beside this one counts revenue).
+  for (const status of ["CANCELLED", "PENDING", "CANCELLED"]) {
+    expect((await page.request.put(`/api/orders/admin/${order.id}/status?status=${status}&notify=false`)).status()).toBe(200);
+  }
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await gotoHydrated(page, `/admin/orders/${order.id}`);
+    const entries = page.getByTestId("status-history").getByRole("listitem");
+    await expect(entries).toHaveCount(4);
+    const boxes = await entries.evaluateAll((items) =>
+      items.map((item) => {
+        const time = item.querySelector("time")!.getBoundingClientRect();
+        const by = Array.from(item.querySelectorAll("span")).find((span) => span.textContent?.startsWith("by "))!.getBoundingClientRect();
+        return { timeLeft: Math.round(time.left), timeBottom: time.bottom, byLeft: Math.round(by.left), byTop: by.top };
+      }),
+    );
+    for (const [index, box] of boxes.entries()) {
+      expect(box.byTop, `entry ${index + 1} at ${width}: "by" under the time`).toBeGreaterThanOrEqual(box.timeBottom - 1);
+      expect(box.byLeft, `entry ${index + 1} at ${width}: "by" lined up with the time`).toBe(box.timeLeft);
+    }
+    // The times in one column, whatever the badge's width.
+    expect(new Set(boxes.map((box) => box.timeLeft)).size, `times lined up at ${width}`).toBe(1);
+  }
 });
 
 test("an order changed in another tab meanwhile: the stale page's change is refused, and the page shows the order as it is", async ({ page, context, request }) => {
@@ -193,3 +262,40 @@ for (const width of [1280, 390]) {
     else await expect(labels).toBeHidden();
   });
 }
+
+// Owner QA: at 1280 px the e-mail column was cut mid-word ("shopper0@example.l / k", break-all) while Name had room.
+test("the users list keeps an e-mail whole where it fits, and breaks a long one only where it must (1280 and 390 px)", async ({ page }) => {
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  // A long name and a long address beside a short e-mail (what squeezed it), and an e-mail longer than any column.
+  const short = {
+    ...uniqueUser(),
+    name: `Tharushi Dilhani Wickramasinghe Jayasuriya Arachchige ${tag}`,
+    email: `q${tag}@example.lk`,
+    address: "No. 123/4A, Sri Jayawardenepura Mawatha, Rajagiriya, Colombo District, Western Province 10100, near the temple opposite the school",
+  };
+  const long = { ...uniqueUser(), name: `Long Mail ${tag}`, email: `q${tag}.${"a".repeat(60)}@example-longdomain.lk` };
+  for (const user of [short, long]) expect((await page.request.post("/api/auth/register", { data: user })).status()).toBe(201);
+  await logInAs(page);
+  const table = page.getByRole("table", { name: "Users matching the search" });
+  // The lines the address takes: the tops of its text's boxes (the phone's "Email" label left out).
+  const lines = (email: string) =>
+    table.getByRole("cell", { name: email, exact: true }).evaluate((cell, text) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      let node = walker.nextNode();
+      while (node && node.textContent !== text) node = walker.nextNode();
+      const range = document.createRange();
+      range.selectNodeContents(node!);
+      return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
+    }, email);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    // Each user on a list of its own: the table's columns are then sized by that row alone.
+    await gotoHydrated(page, `/admin/users?${new URLSearchParams({ q: short.email })}`);
+    expect(await lines(short.email), `a short e-mail on one line at ${width}`).toBe(1);
+    await gotoHydrated(page, `/admin/users?${new URLSearchParams({ q: long.email })}`);
+    expect(await lines(long.email), `a long e-mail wraps at ${width}`).toBeGreaterThan(1);
+    // Nothing runs off the page or out of its card.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await table.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+  }
+});

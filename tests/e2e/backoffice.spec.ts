@@ -87,6 +87,13 @@ test("the admin searches the orders, pages through them, opens one and downloads
   await expect(page).toHaveURL(/[?&]page=2\b/);
   await expect(cards).toHaveCount(ORDERS - 20);
   expect(await cards.evaluateAll((all) => all.map((card) => Number(card.getAttribute("data-order-id"))))).toEqual(newestFirst.slice(20));
+  // An order's page from here, and "← Orders" back to this page of this search (owner QA: it went to page 1 of all).
+  const secondPage = new URL(page.url()).pathname + new URL(page.url()).search;
+  await page.getByRole("link", { name: `Details of order #${newestFirst[21]}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Order #${newestFirst[21]}` })).toBeVisible();
+  await page.getByRole("link", { name: "← Orders" }).click();
+  await expect(page).toHaveURL(secondPage);
+  await expect(cards).toHaveCount(ORDERS - 20);
   await pages.getByRole("link", { name: "Previous" }).click();
   await expect(cards).toHaveCount(20);
 
@@ -126,7 +133,8 @@ test("the admin searches the orders, pages through them, opens one and downloads
   await filters.getByRole("link", { name: "ALL", exact: true }).click();
   await expect(page.getByTestId("orders-count")).toHaveText(`${ORDERS} orders matching`);
   await page.getByRole("link", { name: `Details of order #${newestFirst[0]}` }).click();
-  await expect(page).toHaveURL(`/admin/orders/${newestFirst[0]}`);
+  // The order's address carries the list's (for its "← Orders").
+  await expect(page).toHaveURL(`/admin/orders/${newestFirst[0]}?${new URLSearchParams({ back: `/admin/orders?q=${encodeURIComponent(name.toUpperCase()).replace(/%20/g, "+")}` })}`);
   await expect(page.getByRole("heading", { level: 1, name: `Order #${newestFirst[0]}` })).toBeVisible();
   await expect(page.getByTestId("order-customer")).toContainText(name);
   const slip = page.getByRole("img", { name: `Bank slip of order #${newestFirst[0]}` });

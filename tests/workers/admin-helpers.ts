@@ -29,8 +29,10 @@ export interface ApiOrder {
   orderDate: string;
   hasBankSlip: boolean;
   bankSlipType: string | null;
-  orderItems: { productId: number | null; productName: string; quantity: number; price: number; subtotal: number }[];
+  orderItems: { productId: number | null; productName: string; sizeId?: number | null; sizeLabel?: string; quantity: number; price: number; subtotal: number }[];
   statusHistory: { status: Status; changedAt: string; changedBy: string | null }[];
+  /** The status call's answer only: the lines whose stock its cancellation could not put back. */
+  stockNotReturned?: { productId: number | null; productName: string; sizeLabel: string; quantity: number; reason: "SIZE_REMOVED" | "PRODUCT_DELETED" }[];
 }
 
 export interface Account extends TestUser {
@@ -55,6 +57,26 @@ export function stockedProduct(price: number, stockQuantity = 10, overrides: Row
   return insertProduct({ price, stockQuantity, ...overrides });
 }
 
+/**
+ * A shoe straight into D1 with the sizes given (label -> stock), in that order; returns its id and each size's id. For
+ * the tests that remove a size an order holds (an admin's update does the same: the order line keeps its label).
+ */
+export async function shoeWithSizes(name: string, sizes: Record<string, number>, price = 12500): Promise<{ id: number; sizes: Record<string, number> }> {
+  const id = await insertProduct({ name, price, stockQuantity: 0, category: "Gents" });
+  await testEnv.DB.prepare("DELETE FROM product_sizes WHERE product_id = ?").bind(id).run();
+  const ids: Record<string, number> = {};
+  for (const [position, [label, stock]] of Object.entries(sizes).entries()) {
+    const row = await testEnv.DB.prepare("INSERT INTO product_sizes (product_id, label, position, stock_quantity) VALUES (?, ?, ?, ?) RETURNING id").bind(id, label, position, stock).first<{ id: number }>();
+    ids[label] = row!.id;
+  }
+  return { id, sizes: ids };
+}
+
+export async function sizeStockOf(sizeId: number): Promise<number | null> {
+  const row = await testEnv.DB.prepare("SELECT stock_quantity AS n FROM product_sizes WHERE id = ?").bind(sizeId).first<{ n: number }>();
+  return row?.n ?? null;
+}
+
 export async function stockOf(productId: number): Promise<number> {
   const row = await testEnv.DB.prepare("SELECT stock_quantity AS n FROM products WHERE id = ?").bind(productId).first<{ n: number }>();
   return row!.n;
@@ -64,7 +86,7 @@ export async function stockOf(productId: number): Promise<number> {
 export const PDF_BYTES = new TextEncoder().encode("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
 
 /** The multipart body of POST /api/orders: `order` as JSON and the `bankSlip` file (a PNG unless told). */
-export function orderMultipart(items: { productId: number; quantity: number }[], slip: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string } = { bytes: PNG_1X1, name: "slip.png", type: "image/png" }): FormData {
+export function orderMultipart(items: { productId: number; sizeId?: number; quantity: number }[], slip: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string } = { bytes: PNG_1X1, name: "slip.png", type: "image/png" }): FormData {
   const form = new FormData();
   form.set(
     "order",
@@ -75,7 +97,7 @@ export function orderMultipart(items: { productId: number; quantity: number }[],
 }
 
 /** POST /api/orders as the customer; expects 201 and returns the order. */
-export async function placeOrder(token: string, items: { productId: number; quantity: number }[], slip?: Parameters<typeof orderMultipart>[1]): Promise<ApiOrder> {
+export async function placeOrder(token: string, items: { productId: number; sizeId?: number; quantity: number }[], slip?: Parameters<typeof orderMultipart>[1]): Promise<ApiOrder> {
   const response = await call("/api/orders", { method: "POST", body: orderMultipart(items, slip), headers: authHeader(token) });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await response.json()) as ApiOrder;

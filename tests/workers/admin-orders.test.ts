@@ -11,6 +11,8 @@ import {
   putStatus,
   screenHtml,
   setStatus,
+  shoeWithSizes,
+  sizeStockOf,
   stockOf,
   stockedProduct,
   type Account,
@@ -85,7 +87,7 @@ describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
     const other = await customerAccount("Customer Ruwan");
     await placeOrder(other.token, [{ productId: shoe, quantity: 1 }]);
     const body = await expectApiError(await putStatus(admin.token, order.id, "CONFIRMED"), 409);
-    expect(body.message).toContain("Insufficient stock for Last Pair Loafer");
+    expect(body.message).toBe("Cannot reopen this order because there is not enough stock of Last Pair Loafer");
     expect(await stockOf(shoe)).toBe(1);
     const [after] = (await listOrders(admin.token, "CANCELLED")).filter((listed) => listed.id === order.id);
     expect(after.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
@@ -105,10 +107,47 @@ describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
     const mailsBefore = await mails();
     // API.md: moving out of CANCELLED takes the stock again, 409 if it is no longer there; a deleted product's is not.
     const body = await expectApiError(await putStatus(admin.token, order.id, "PENDING"), 409);
-    expect(body.message).toBe("Cannot reopen this order: Retired Runner is no longer sold");
+    expect(body.message).toBe("Cannot reopen this order because Retired Runner is no longer sold");
     const [after] = (await listOrders(admin.token, "CANCELLED")).filter((listed) => listed.id === order.id);
     expect(after.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
     expect(await mails()).toBe(mailsBefore);
+  });
+
+  it("cancelling puts back the sizes still sold and names the lines it could not (size removed, product deleted): stockNotReturned", async () => {
+    // Owner QA: the stock of a removed size (or a deleted product) was silently not put back.
+    const shoe = await shoeWithSizes("Galle Fort Oxford", { "EU 42": 4, "EU 43": 4 });
+    const belt = await stockedProduct(2500, 3, { name: "Retired Belt" });
+    const order = await placeOrder(customer.token, [
+      { productId: shoe.id, sizeId: shoe.sizes["EU 42"], quantity: 2 },
+      { productId: shoe.id, sizeId: shoe.sizes["EU 43"], quantity: 1 },
+      { productId: belt, quantity: 1 },
+    ]);
+    // A normal move tells of nothing held back.
+    expect((await setStatus(admin.token, order.id, "CONFIRMED")).stockNotReturned).toEqual([]);
+    await testEnv.DB.prepare("DELETE FROM product_sizes WHERE id = ?").bind(shoe.sizes["EU 42"]).run();
+    await testEnv.DB.prepare("DELETE FROM products WHERE id = ?").bind(belt).run();
+
+    const cancelled = await setStatus(admin.token, order.id, "CANCELLED");
+    expect(cancelled.stockNotReturned).toEqual([
+      { productId: shoe.id, productName: "Galle Fort Oxford", sizeLabel: "EU 42", quantity: 2, reason: "SIZE_REMOVED" },
+      { productId: null, productName: "Retired Belt", sizeLabel: "One size", quantity: 1, reason: "PRODUCT_DELETED" },
+    ]);
+    // The size still sold got its pair back.
+    expect(await sizeStockOf(shoe.sizes["EU 43"])).toBe(4);
+    // The order itself is as API.md has it; the field is the only addition.
+    expect(Object.keys(cancelled).filter((key) => !Object.keys(order).includes(key))).toEqual(["stockNotReturned"]);
+    // Cancelling it again moves nothing, so holds nothing back.
+    expect((await setStatus(admin.token, order.id, "CANCELLED")).stockNotReturned).toEqual([]);
+  });
+
+  it("two admins cancelling at once: only the one whose update cancelled it is told what was not put back", async () => {
+    const shoe = await shoeWithSizes("Twice Cancelled Boot", { "EU 40": 3, "EU 41": 3 });
+    const order = await placeOrder(customer.token, [{ productId: shoe.id, sizeId: shoe.sizes["EU 40"], quantity: 1 }]);
+    await testEnv.DB.prepare("DELETE FROM product_sizes WHERE id = ?").bind(shoe.sizes["EU 40"]).run();
+    const answers = await Promise.all([putStatus(admin.token, order.id, "CANCELLED"), putStatus(admin.token, order.id, "CANCELLED")]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const told = (await Promise.all(answers.map((answer) => answer.json() as Promise<ApiOrder>))).map((body) => body.stockNotReturned?.length);
+    expect(told.sort()).toEqual([0, 1]);
   });
 
   it("refuses an unknown or missing status (400) and an unknown order (404)", async () => {
@@ -182,6 +221,11 @@ function statusFilters(html: string): string {
   const nav = html.match(/<nav[^>]*aria-label="Filter orders by status"[^>]*>[\s\S]*?<\/nav>/)?.[0];
   expect(nav, "the status buttons").toBeDefined();
   return nav!;
+}
+
+/** The text of the status form's alert (its error) in a page. */
+function alertText(html: string): string | undefined {
+  return visibleText(html).match(/<div role="alert"[^>]*>([^<]*)<\/div>/)?.[1];
 }
 
 /** The cards of the admin orders screen: id and status of each, in page order. */
@@ -301,7 +345,7 @@ describe("/admin/orders", () => {
     const ask = await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, `/admin/orders?manage=${order.id}`);
     expect(ask.status).toBe(200);
     const askText = visibleText(await ask.text());
-    expect(askText).toContain("Cancel this order? Its stock will be put back.");
+    expect(askText).toContain("Cancel this order? Its stock will be put back, for the sizes still sold.");
     const confirmButton = tags(askText, "button").find((tag) => tag.includes('name="confirm"'));
     expect(confirmButton).toContain('value="yes"');
     expect((await listOrders(admin.token, "PENDING")).map((listed) => listed.id)).toContain(order.id);
@@ -329,7 +373,7 @@ describe("/admin/orders", () => {
     expect(confirmedText).toMatch(/Stride order #\d+: (?!we have your order)/);
 
     const ask = await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, page);
-    expect(visibleText(await ask.text())).toContain("Cancel this order? Its stock will be put back.");
+    expect(visibleText(await ask.text())).toContain("Cancel this order? Its stock will be put back, for the sizes still sold.");
     expect(await stockOf(shoe)).toBe(3);
     const done = await postStatusForm(admin.cookie, order.id, "CANCELLED", { confirm: "yes" }, page);
     expect(visibleText(await done.text())).toContain(`Order #${order.id} is now CANCELLED.`);
@@ -385,7 +429,8 @@ describe("/admin/orders", () => {
 
     const conflictResponse = await postStatusForm(admin.cookie, order.id, "PENDING", {}, `/admin/orders?manage=${order.id}`);
     expect(conflictResponse.status).toBe(409);
-    expect(visibleText(await conflictResponse.text())).toContain("Failed to update order status: Cannot reopen this order: Insufficient stock for Only One Sandal");
+    // One sentence: SPEC's "Failed to update order status", one colon, the reason, a full stop.
+    expect(alertText(await conflictResponse.text())).toBe("Failed to update order status: Cannot reopen this order because there is not enough stock of Only One Sandal.");
 
     const badStatus = await postStatusForm(admin.cookie, order.id, "LOST");
     expect(badStatus.status).toBe(400);
@@ -394,6 +439,38 @@ describe("/admin/orders", () => {
     const unknown = await postStatusForm(admin.cookie, 99999999, "CONFIRMED");
     expect(unknown.status).toBe(404);
     expect(visibleText(await unknown.text())).toContain("Failed to update order status: Order not found");
+  });
+
+  it("cancelling an order whose size was removed: the question promises no more than happens, the answer names what was not put back", async () => {
+    const shoe = await shoeWithSizes("Galle Fort Oxford", { "EU 42": 4, "EU 43": 4 });
+    const belt = await stockedProduct(2500, 3, { name: "Retired Belt" });
+    const order = await placeOrder(customer.token, [
+      { productId: shoe.id, sizeId: shoe.sizes["EU 42"], quantity: 2 },
+      { productId: shoe.id, sizeId: shoe.sizes["EU 43"], quantity: 1 },
+      { productId: belt, quantity: 1 },
+    ]);
+    await testEnv.DB.prepare("DELETE FROM product_sizes WHERE id = ?").bind(shoe.sizes["EU 42"]).run();
+    const page = `/admin/orders/${order.id}`;
+    // The question (without JavaScript, the server's second step) names the lines it already knows cannot go back.
+    const ask = visibleText(await (await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, page)).text());
+    expect(ask).toContain("Cancel this order? Its stock will be put back for the sizes still sold, not for Galle Fort Oxford (EU 42) × 2 (size no longer sold).");
+    expect(ask).not.toContain("Its stock will be put back.");
+    // The belt goes after the page was read: the answer, read with the cancellation, tells of it too.
+    await testEnv.DB.prepare("DELETE FROM products WHERE id = ?").bind(belt).run();
+    const done = await postStatusForm(admin.cookie, order.id, "CANCELLED", { confirm: "yes", statusWas: "PENDING" }, page);
+    expect(done.status).toBe(200);
+    const html = await done.text();
+    expect(visibleText(html)).toContain(
+      `Order #${order.id} is now CANCELLED. Its stock was not put back for Galle Fort Oxford (EU 42) × 2 (size no longer sold) and Retired Belt × 1 (product deleted).`,
+    );
+    // Said as a warning, not as a plain success.
+    expect(html).toMatch(/<div role="status"[^>]*class="[^"]*bg-amber-50[^"]*">Order #\d+ is now CANCELLED\. Its stock was not put back/);
+    expect(await sizeStockOf(shoe.sizes["EU 43"])).toBe(4);
+
+    // Reopening it is refused in one sentence.
+    const reopen = await postStatusForm(admin.cookie, order.id, "PENDING", { statusWas: "CANCELLED" }, page);
+    expect(reopen.status).toBe(409);
+    expect(alertText(await reopen.text())).toBe("Failed to update order status: Cannot reopen this order because Galle Fort Oxford (EU 42) is no longer sold.");
   });
 
   it("shows 'Failed to fetch orders' in the page (not the error page) when the orders cannot be read", async () => {
@@ -409,6 +486,67 @@ describe("/admin/orders", () => {
       await testEnv.DB.prepare("ALTER TABLE order_items_off RENAME TO order_items").run();
     }
     expect((await call("/admin/orders", { headers: { Cookie: admin.cookie } })).status).toBe(200);
+  });
+});
+
+describe("an order's page and the list it was opened from", () => {
+  let order: ApiOrder;
+
+  beforeAll(async () => {
+    order = await placeOrder(customer.token, [{ productId: await stockedProduct(900, 5), quantity: 1 }]);
+  });
+
+  /** The href of the order page's "← Orders". */
+  const backHref = (html: string) => html.match(/<a[^>]*href="([^"]*)"[^>]*>← Orders<\/a>/)?.[1]?.replace(/&amp;/g, "&");
+
+  it("Details carries the list's filters and page (not its dialogs); '← Orders' goes back there", async () => {
+    const list = await screenHtml(`/admin/orders?status=PENDING&q=Kasun&page=1&manage=${order.id}`, admin.cookie);
+    const details = list.match(new RegExp(`<a[^>]*href="([^"]*)"[^>]*aria-label="Details of order #${order.id}"`))?.[1]?.replace(/&amp;/g, "&");
+    expect(details).toBe(`/admin/orders/${order.id}?back=${encodeURIComponent("/admin/orders?status=PENDING&q=Kasun&page=1")}`);
+    const page = await screenHtml(details!, admin.cookie);
+    expect(backHref(page)).toBe("/admin/orders?status=PENDING&q=Kasun");
+    // From page 2 of the list, back to page 2.
+    expect(backHref(await screenHtml(`/admin/orders/${order.id}?back=${encodeURIComponent("/admin/orders?status=PENDING&page=2&pageSize=10")}`, admin.cookie))).toBe(
+      "/admin/orders?status=PENDING&page=2&pageSize=10",
+    );
+    // An unfiltered list's Details is the plain page, going back to the plain list.
+    expect(await screenHtml("/admin/orders", admin.cookie)).toContain(`href="/admin/orders/${order.id}"`);
+    expect(backHref(await screenHtml(`/admin/orders/${order.id}`, admin.cookie))).toBe("/admin/orders");
+    // Without JavaScript, "Keep order" (after the server asks before cancelling) keeps the way back.
+    const ask = await postStatusForm(admin.cookie, order.id, "CANCELLED", {}, details!);
+    const keep = (await ask.text()).match(/<a[^>]*href="([^"]*)"[^>]*>Keep order<\/a>/)?.[1]?.replace(/&amp;/g, "&");
+    expect(keep).toBe(`/admin/orders/${order.id}?back=${encodeURIComponent("/admin/orders?status=PENDING&q=Kasun")}`);
+  });
+
+  it("'← Orders' only ever leads to the orders list, with only the list's own good parameters", async () => {
+    const cases: Record<string, string> = {
+      "//evil.example/admin/orders": "/admin/orders",
+      "https://evil.example/admin/orders?status=PENDING": "/admin/orders",
+      "/\\evil.example/admin/orders": "/admin/orders",
+      "/admin/users?q=x": "/admin/orders",
+      "/admin/orders/../users": "/admin/orders",
+      "/admin/orders.csv?status=PENDING": "/admin/orders",
+      "javascript:alert(1)//admin/orders": "/admin/orders",
+      "/admin/orders?status=NOPE&page=0&from=26/11/2026&to=2026-11-30&evil=1&q=a%22b": "/admin/orders?q=a%22b&to=2026-11-30",
+    };
+    for (const [back, expected] of Object.entries(cases)) {
+      const html = await screenHtml(`/admin/orders/${order.id}?back=${encodeURIComponent(back)}`, admin.cookie);
+      expect(backHref(html), back).toBe(expected);
+    }
+  });
+
+  it("no such order: a 404 that names it and goes back to the orders list (not 'Back to the shop')", async () => {
+    const response = await call(`/admin/orders/99999999?back=${encodeURIComponent("/admin/orders?status=SHIPPED&page=3")}`, { headers: { Cookie: admin.cookie } });
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(visibleText(html)).toContain("Order #99999999 was not found");
+    expect(html).toMatch(/<a[^>]*href="\/admin\/orders\?status=SHIPPED&amp;page=3"[^>]*>Back to the orders<\/a>/);
+    expect(html).not.toContain("Back to the shop");
+    const malformed = await call("/admin/orders/abc", { headers: { Cookie: admin.cookie } });
+    expect(malformed.status).toBe(404);
+    expect(await malformed.text()).toMatch(/<a[^>]*href="\/admin\/orders"[^>]*>Back to the orders<\/a>/);
+    // Only an admin is told: anyone else is sent away first, as before.
+    expect((await call("/admin/orders/99999999", { headers: { Cookie: customer.cookie } })).status).toBe(302);
   });
 });
 

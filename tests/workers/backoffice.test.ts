@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { applyD1Migrations } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { adminAccount, customerAccount, placeOrder, screenHtml, setStatus, stockedProduct, type Account, type ApiOrder } from "./admin-helpers";
 import { visibleText } from "./catalogue-helpers";
@@ -234,6 +234,14 @@ describe("/admin/orders with bad parameters falls back and says so, never a 500"
     });
   }
 
+  it("one message a field: a date that is no date at all is not also 'not a calendar date'", async () => {
+    const html = await screenHtml("/admin/orders?from=26/11/2026&to=2025-02-30", admin.cookie);
+    expect(visibleText(html)).toContain("Some of the filters were ignored: The start date must be a date (YYYY-MM-DD); The end date is not a calendar date.");
+    // The API (and the CSV) name each bad field once too.
+    const body = (await (await ordersApi("?from=26/11/2026")).json()) as { fieldErrors: Record<string, string[]> };
+    expect(body.fieldErrors).toEqual({ from: ["The start date must be a date (YYYY-MM-DD)"] });
+  });
+
   it("a good filter beside a bad one is kept", async () => {
     const html = await screenHtml("/admin/orders?status=CANCELLED&page=0", admin.cookie);
     expect(listed(html)).toEqual(newestFirst(seeded.filter((row) => row.status === "CANCELLED")).slice(0, 20));
@@ -412,6 +420,25 @@ async function csvText(response: Response): Promise<string> {
 describe("GET /admin/orders.csv", () => {
   const csv = (query = "", cookie = admin.cookie) => call(`/admin/orders.csv${query}`, { headers: { Cookie: cookie } });
   const csvRows = async (query: string) => parseCsv(await csvText(await csv(query))).slice(1);
+
+  it("is named by the shop's day, as its rows are dated: 00:07 in Colombo is already the next day, though still the last in UTC", async () => {
+    // The next 18:37 UTC (00:07 in Sri Lanka): within the admin's session, which lasts a day.
+    const now = Date.now();
+    const at = new Date(now);
+    at.setUTCHours(18, 37, 0, 0);
+    if (at.getTime() <= now) at.setUTCDate(at.getUTCDate() + 1);
+    vi.useFakeTimers({ toFake: ["Date"], now: at });
+    try {
+      const response = await csv();
+      expect(response.status).toBe(200);
+      const shopDay = new Date(at.getTime() + 5.5 * 3600_000).toISOString().slice(0, 10);
+      expect(shopDay).not.toBe(at.toISOString().slice(0, 10));
+      expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="stride-orders-${shopDay}.csv"`);
+      await response.body?.cancel();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it("every order of the filters, with a header, as a download", async () => {
     const response = await csv();

@@ -27,11 +27,13 @@ describe("the admin's question before deleting a product", () => {
     expect(await question(productId, admin.cookie)).toBe('Delete "Question Loafer"? This cannot be undone.');
 
     const first = await placeOrder(customer.token, [{ productId, quantity: 1 }]);
-    expect(await question(productId, admin.cookie)).toBe('Delete "Question Loafer"? It is in 1 open order: they keep their lines, but a cancelled one cannot be reopened. This cannot be undone.');
+    // The sentence agrees with its count: one order keeps its lines; several keep theirs.
+    expect(await question(productId, admin.cookie)).toBe('Delete "Question Loafer"? It is in 1 open order: it keeps its lines, but once cancelled it cannot be reopened. This cannot be undone.');
 
     // Three orders, of which one delivered and one cancelled: one is still open.
     const second = await placeOrder(customer.token, [{ productId, quantity: 2 }]);
     await placeOrder(customer.token, [{ productId, quantity: 1 }]);
+    expect(await question(productId, admin.cookie)).toBe('Delete "Question Loafer"? It is in 3 open orders: they keep their lines, but a cancelled one cannot be reopened. This cannot be undone.');
     for (const [id, status] of [
       [first.id, "DELIVERED"],
       [second.id, "CANCELLED"],

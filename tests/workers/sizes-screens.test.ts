@@ -353,8 +353,29 @@ describe("the dashboard's low-stock list", () => {
     // At the emptiest size (EU 42, sold out), coming back here once saved (app/lib/restock.ts).
     expect(shoeLines[0]).toContain(`href="/product/update/${shoe.id}?size=${sizeIdOf("EU 42")}&amp;back=%2Fadmin%2Fdashboard"`);
     const text = visibleText(shoeLines[0].replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim();
-    expect(text).toBe(`${shoe.name} Sold out: EU 42 · EU 43: 2 left Sold out`);
+    // The badge says what is true of the product: one size sold out, not the whole shoe (EU 41 has 9).
+    expect(text).toBe(`${shoe.name} Sold out: EU 42 · EU 43: 2 left 1 size sold out`);
     expect(text, "EU 41 has 9").not.toContain("EU 41");
     expect(list).not.toContain(belt.name);
+  });
+
+  it("says 'Sold out' only of a product with no pair left in any size; otherwise how many sizes are sold out or low", async () => {
+    const made = await Promise.all([
+      createProductApi(admin.token, { name: `Gone Boot ${t}`, category: "Gents", sizes: [{ label: "EU 40", stockQuantity: 0 }, { label: "EU 41", stockQuantity: 0 }] }),
+      createProductApi(admin.token, { name: `Half Boot ${t}`, category: "Gents", sizes: [{ label: "EU 40", stockQuantity: 0 }, { label: "EU 41", stockQuantity: 0 }, { label: "EU 42", stockQuantity: 7 }] }),
+      createProductApi(admin.token, { name: `Low Boot ${t}`, category: "Gents", sizes: [{ label: "EU 40", stockQuantity: 3 }, { label: "EU 41", stockQuantity: 1 }, { label: "EU 42", stockQuantity: 8 }] }),
+      createProductApi(admin.token, { name: `Last Belts ${t}`, category: "Accessories", stockQuantity: 2 }),
+    ]);
+    const html = await screenHtml("/admin/dashboard", admin.cookie);
+    const list = /data-testid="low-stock"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? "";
+    const lineOf = (name: string) => {
+      const line = [...list.matchAll(/<li[^>]*data-testid="low-stock-product"[^>]*>([\s\S]*?)<\/li>/g)].map(([, item]) => item).find((item) => item.includes(name)) ?? "";
+      return visibleText(line.replace(/<[^>]+>/g, " ")).replace(/\s+/g, " ").trim();
+    };
+    const [gone, half, low, belts] = made.map((product) => product.name);
+    expect(lineOf(gone)).toBe(`${gone} Sold out: EU 40, EU 41 Sold out`);
+    expect(lineOf(half)).toBe(`${half} Sold out: EU 40, EU 41 2 sizes sold out`);
+    expect(lineOf(low)).toBe(`${low} EU 41: 1 left · EU 40: 3 left 2 sizes low`);
+    expect(lineOf(belts)).toBe(`${belts} 2 left`);
   });
 });

@@ -354,7 +354,7 @@ describe("orders per size", () => {
     const readded = await getProduct(created.id);
     expect((await updateProduct(readded, { sizes: [...readded.sizes, { label: "EU 40", stockQuantity: 0 }] })).status).toBe(200);
     const body = await expectApiError(await status("CONFIRMED"), 409);
-    expect(body.message).toBe(`Cannot reopen this order: ${created.name} (EU 40) is no longer sold`);
+    expect(body.message).toBe(`Cannot reopen this order because ${created.name} (EU 40) is no longer sold`);
     const now = await getProduct(created.id);
     expect(now.sizes.find((size) => size.label === "EU 40")?.stockQuantity).toBe(0);
     expect(now.stockQuantity).toBe(created.stockQuantity - 3);

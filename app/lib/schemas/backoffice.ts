@@ -33,7 +33,8 @@ const dayParam = (label: string) =>
     blankIsAbsent,
     z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD)`)
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: `${label} must be a date (YYYY-MM-DD)`, abort: true })
+      // Only for a value of the right shape (abort above): "26/11/2026" gets one message, not this one too.
       .refine((day) => {
         const date = new Date(`${day}T00:00:00Z`);
         return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
@@ -97,6 +98,8 @@ export function parseListSearch<S extends z.ZodType>(schema: S, search: URLSearc
     if (result.success) return { values: result.data as Partial<z.output<S>>, dropped };
     for (const issue of result.error.issues) {
       const field = issue.path[0];
+      // One message a field: the first says why it was dropped (a field's later checks only repeat it).
+      if (typeof field === "string" && !(field in raw)) continue;
       dropped.push(issue.message);
       if (typeof field === "string") delete raw[field];
       // Dates the wrong way round are no range at all (keeping `from` alone would be a guess).

@@ -113,3 +113,20 @@ export const orderSchema = z.object({
   statusHistory: z.array(z.object({ status: orderStatusSchema, changedAt: z.string(), changedBy: z.string().nullable() })),
 });
 export type OrderView = z.infer<typeof orderSchema>;
+
+/**
+ * A line whose pairs a cancellation could not put back (additive to API.md, in the status call's answer): its size was
+ * removed from the product since the order was placed (SIZE_REMOVED), or the product deleted (PRODUCT_DELETED).
+ */
+export const stockNotReturnedSchema = z.object({
+  productId: z.number().int().nullable(),
+  productName: z.string(),
+  sizeLabel: z.string(),
+  quantity: z.number().int(),
+  reason: z.enum(["SIZE_REMOVED", "PRODUCT_DELETED"]),
+});
+export type StockNotReturned = z.infer<typeof stockNotReturnedSchema>;
+
+/** PUT /api/orders/admin/{id}/status's answer: the order, and the lines the cancellation it made left out (else none). */
+export const orderStatusChangeSchema = orderSchema.extend({ stockNotReturned: z.array(stockNotReturnedSchema) });
+export type OrderStatusChange = z.infer<typeof orderStatusChangeSchema>;

@@ -192,6 +192,20 @@ function lowSizesLine(sizes: LowStockProduct["sizes"]): string {
   return [soldOut.length ? `Sold out: ${soldOut.join(", ")}` : "", ...few].filter(Boolean).join(" · ");
 }
 
+const sizes = (n: number) => `${n} ${n === 1 ? "size" : "sizes"}`;
+
+/**
+ * A product's badge, true of the whole product: "Sold out" only when every size is (its stock is 0), else how many of
+ * its sizes are sold out ("1 size sold out", red) or low ("2 sizes low", amber); a one-size product's pairs left.
+ */
+function ProductStockBadge({ product }: { product: LowStockProduct }) {
+  const [emptiest] = product.sizes;
+  const oneSize = product.sizes.length === 1 && emptiest.sizeLabel === ONE_SIZE;
+  if (oneSize || product.productStock === 0) return <StockBadge stock={product.productStock === 0 ? 0 : emptiest.stockQuantity} />;
+  const soldOut = product.sizes.filter((size) => size.stockQuantity === 0).length;
+  return <StockBadge stock={emptiest.stockQuantity} label={soldOut ? `${sizes(soldOut)} sold out` : `${sizes(product.sizes.length)} low`} />;
+}
+
 /** Products running out, one line each with its low sizes, linking to its form at the emptiest to restock it. */
 function LowStock({ products, total }: { products: LowStockProduct[]; total: number }) {
   const location = useLocation();
@@ -224,7 +238,7 @@ function LowStock({ products, total }: { products: LowStockProduct[]; total: num
                     {!product.productAvailable && <OffSaleBadge />}
                     {line && <span className="block text-sm text-slate-600 dark:text-slate-400">{line}</span>}
                   </span>
-                  <StockBadge stock={emptiest.stockQuantity} />
+                  <ProductStockBadge product={product} />
                 </Link>
               </li>
             );

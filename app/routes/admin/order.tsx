@@ -1,12 +1,14 @@
-import { data, Link, useActionData, useLoaderData } from "react-router";
+import { data, isRouteErrorResponse, Link, useActionData, useLoaderData, useParams } from "react-router";
 
 import { BankSlipViewer } from "~/components/BankSlipViewer";
 import { OrderEmails } from "~/components/OrderEmails";
 import { OrderCustomer, OrderHistory, OrderItemsCard } from "~/components/OrderSummary";
 import { OrderStatusForm, orderStatusClientAction, revalidateAfterStatusForm } from "~/components/OrderStatusForm";
+import { ErrorPage } from "~/components/ErrorPage";
 import { StatusBadge } from "~/components/StatusBadge";
 import { formatDateTime, formatLkr } from "~/lib/format";
-import { HttpError, routeId } from "~/lib/http";
+import { HttpError, parseId } from "~/lib/http";
+import { ORDERS_LIST, orderPageHref, ordersListHref } from "~/lib/orders-list";
 import { orderStatusAction } from "~/lib/order-status-form.server";
 import { getOrder } from "~/services/orders.server";
 import { listOrderMails } from "~/services/outbox.server";
@@ -18,12 +20,19 @@ import type { Route } from "./+types/order";
 
 export async function loader({ request, params, context, url }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context, url);
-  const id = routeId(params.id);
+  // The list this page was opened from (its filters and page), for "← Orders": only ever /admin/orders (orders-list.ts).
+  const listHref = ordersListHref(url.searchParams.get("back"));
+  // Not found: the admin's own page for it, with the way back to that list (ErrorBoundary below).
+  const notFound = () => data({ listHref }, { status: 404 });
+  const id = parseId(params.id);
+  if (id === null) throw notFound();
   try {
     const [order, emails] = await Promise.all([getOrder(context.db, id, admin), listOrderMails(context.db, id)]);
-    return { order, emails };
+    // The page's own address with the checked list (where the no-JavaScript "Keep order" comes back to).
+    const selfHref = orderPageHref(id, new URL(listHref, url).search);
+    return { order, emails, listHref, selfHref };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw data(null, { status: 404 });
+    if (error instanceof HttpError && error.status === 404) throw notFound();
     throw error;
   }
 }
@@ -35,14 +44,12 @@ export const action = ({ request, context, url }: Route.ActionArgs) => orderStat
 export const shouldRevalidate = revalidateAfterStatusForm;
 
 export default function AdminOrderPage() {
-  const { order, emails } = useLoaderData<typeof loader>();
+  const { order, emails, listHref, selfHref } = useLoaderData<typeof loader>();
   const noJsResult = useActionData<typeof action>();
   const slipSrc = `/api/orders/${order.id}/bank-slip`;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-      <Link to="/admin/orders" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
-        ← Orders
-      </Link>
+      <BackToOrders to={listHref} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Order #{order.id}</h1>
         <span data-testid="order-status">
@@ -59,7 +66,7 @@ export default function AdminOrderPage() {
             <h2 id="order-status-heading" className="font-semibold">
               Change status
             </h2>
-            <OrderStatusForm order={order} keepHref={`/admin/orders/${order.id}`} noJsResult={noJsResult} />
+            <OrderStatusForm order={order} keepHref={selfHref} noJsResult={noJsResult} />
           </section>
           <OrderItemsCard order={order} />
           <section className="card p-5" aria-labelledby="order-slip-heading" data-testid="order-slip">
@@ -102,4 +109,32 @@ export default function AdminOrderPage() {
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `Order #${loaderData.order.id} | Stride admin` : "Order | Stride admin" }, { name: "robots", content: "noindex" }];
+}
+
+/** "← Orders": back to the list the page was opened from. */
+function BackToOrders({ to }: { to: string }) {
+  return (
+    <Link to={to} className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
+      ← Orders
+    </Link>
+  );
+}
+
+/**
+ * No such order (or a malformed id): a 404 that says which, with the way back to the orders list (the list it was
+ * opened from), not the shop's "Back to the shop". Only an admin gets this far (the loader's requireAdmin).
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { id } = useParams();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  const listHref = (error.data as { listHref?: string } | null)?.listHref ?? ORDERS_LIST;
+  const shown = parseId(id);
+  return (
+    <ErrorPage
+      status={404}
+      title={shown === null ? "Order not found" : `Order #${shown} was not found`}
+      message="There is no order with this number. It may have been mistyped."
+      action={{ to: listHref, label: "Back to the orders" }}
+    />
+  );
 }

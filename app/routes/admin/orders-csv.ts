@@ -1,6 +1,6 @@
 import { errorJson, parseWith } from "~/lib/api.server";
 import { csvLine } from "~/lib/csv";
-import { centsToRupees, formatShopTimestamp } from "~/lib/format";
+import { centsToRupees, formatShopDay, formatShopTimestamp } from "~/lib/format";
 import { HttpError } from "~/lib/http";
 import { groupedPhone } from "~/lib/phone";
 import { adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
@@ -62,7 +62,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       await chunks.return(undefined);
     },
   });
-  const day = new Date().toISOString().slice(0, 10);
+  // Named by the shop's day, as its rows are dated (00:07 on 27 Nov in Sri Lanka is still the 26th in UTC).
+  const day = formatShopDay(Date.now());
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -15,6 +15,7 @@ import { StatusBadge } from "~/components/StatusBadge";
 import { EmptyList, ListPagination } from "~/components/Pagination";
 import { ADMIN_SEARCH_MAX, type OrderStatus } from "~/lib/constants";
 import { filterPillClass } from "~/lib/filter-pill";
+import { orderPageHref } from "~/lib/orders-list";
 import { formatDateTime, formatLkr } from "~/lib/format";
 import { HttpError, parseId } from "~/lib/http";
 import { readOrderListSearch, type OrderFilters } from "~/lib/schemas/backoffice";
@@ -252,7 +253,7 @@ function itemsSummary(items: OrderLine["items"]): string {
 }
 
 /** An order on one line of the list: who, what, how much and where it stands, with what the admin does next. */
-function OrderLineItem({ order, href }: { order: OrderLine; href: ReturnType<typeof useListHref> }) {
+function OrderLineItem({ order, href, listSearch }: { order: OrderLine; href: ReturnType<typeof useListHref>; listSearch: string }) {
   const headingId = `order-${order.id}-heading`;
   const items = itemsSummary(order.items);
   return (
@@ -304,7 +305,8 @@ function OrderLineItem({ order, href }: { order: OrderLine; href: ReturnType<typ
         ) : (
           <span className="inline-flex min-h-11 items-center justify-center px-1 text-xs text-slate-500 dark:text-slate-400">No bank slip</span>
         )}
-        <AppLink to={`/admin/orders/${order.id}`} className="btn-secondary px-3" aria-label={`Details of order #${order.id}`}>
+        {/* Carries the list's filters and page, for the order page's "← Orders". */}
+        <AppLink to={orderPageHref(order.id, listSearch)} className="btn-secondary px-3" aria-label={`Details of order #${order.id}`}>
           Details
         </AppLink>
       </div>
@@ -473,7 +475,7 @@ export default function AdminOrdersPage() {
       ) : (
         <ul className="card mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Orders, newest first">
           {orders.map((order) => (
-            <OrderLineItem key={order.id} order={order} href={href} />
+            <OrderLineItem key={order.id} order={order} href={href} listSearch={location.search} />
           ))}
         </ul>
       )}

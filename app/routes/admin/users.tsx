@@ -76,14 +76,27 @@ export default function AdminUsersPage() {
           {q ? "No users match this search" : "No users yet"}
         </EmptyList>
       ) : (
-        <RecordTable caption={q ? "Users matching the search" : "All users"} headings={["Name", "Email", "Phone", "Address", "Role"]} testId="users-table">
+        <RecordTable
+          caption={q ? "Users matching the search" : "All users"}
+          headings={["Name", "Email", "Phone", "Address", "Role"]}
+          // The e-mail's share is the widest: an address has no spaces to wrap at, so it needs room to stay whole
+          // (about 40 characters at 1280 px), where a name or an address wraps between its words. Phone and role
+          // (1%) take only what they need.
+          columnClasses={["md:w-[23%]", "md:w-[30%]", "md:w-[1%]", "md:w-[29%]", "md:w-[1%]"]}
+          testId="users-table"
+        >
           {users.map((user) => (
             <tr key={user.id} role="row">
               <th role="rowheader" scope="row">
                 {user.name}
               </th>
-              <DetailCell label="Email" className="break-all">
-                {user.email}
+              {/* Whole where it fits (break-all cut "shopper0@example.l k" while Name had room). In the table the
+                  column is never narrower than the address up to a cap, 20rem from 1024 px and 10rem on a tablet's
+                  five columns (break-word, unlike anywhere, leaves the column's minimum alone; the box's max-width
+                  caps it), so a name or an address wraps at its spaces first and only a longer address breaks, at a
+                  hyphen if it has one. On a phone's card it breaks where it must, anywhere (it has no spaces). */}
+              <DetailCell label="Email" className="wrap-anywhere">
+                <span className="md:inline-block md:max-w-40 md:wrap-break-word lg:max-w-80">{user.email}</span>
               </DetailCell>
               <DetailCell label="Phone" className="tabular-nums md:whitespace-nowrap">
                 {user.phone ? groupedPhone(user.phone) : dash}

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { ADMIN_PAGE_SIZE, adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
-import { orderInputSchema, orderSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
+import { orderInputSchema, orderSchema, orderStatusChangeSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
 import { listAllOrdersMatching, listOrdersPage, ORDER_VIEWS } from "~/services/backoffice.server";
 import { changeOrderStatus, getBankSlip, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
@@ -61,11 +61,12 @@ export const ordersApi = apiResource("/api/orders", {
   }),
   "PUT /admin/{id}/status": endpoint({
     summary:
-      "Move an order to any status (admin). To CANCELLED puts the stock back; out of CANCELLED takes it again (409 if it is gone). The customer is e-mailed about it unless notify=false.",
+      "Move an order to any status (admin). To CANCELLED puts the stock back, for the sizes still sold: stockNotReturned lists the lines whose size was removed " +
+      "or whose product was deleted (empty for any other move); out of CANCELLED takes it again (409 if it is gone). The customer is e-mailed about it unless notify=false.",
     auth: "admin",
     query: orderStatusQuerySchema,
     responses: {
-      200: { description: "The order", schema: orderSchema },
+      200: { description: "The order, with stockNotReturned", schema: orderStatusChangeSchema },
       400: { description: "Unknown status" },
       401: auth401,
       403: admin403,
