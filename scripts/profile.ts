@@ -55,6 +55,8 @@ const stop = () => {
   rmSync(BUILD_DIR, { recursive: true, force: true });
 };
 process.on("exit", stop);
+// Ctrl-C ends the run through "exit" too, so the server stops and the build's copy goes.
+process.once("SIGINT", () => process.exit(130));
 await new Promise<void>((ready, fail) => {
   server.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("Serving") && ready());
   server.once("exit", (code) => fail(new Error(`the server exited (${code})`)));

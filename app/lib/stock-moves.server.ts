@@ -1,4 +1,5 @@
 import { keyFor } from "~/services/token.server";
+import { base64url } from "./base64url";
 import { SIZE_LABEL_MAX, SIZES_MAX } from "./sizes";
 import { STOCK_MOVES_PARAM, type StockMove } from "./stock-moves";
 
@@ -10,7 +11,6 @@ import { STOCK_MOVES_PARAM, type StockMove } from "./stock-moves";
 const PURPOSE = "stride-stock-moves";
 const encoder = new TextEncoder();
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[\w-]*$/.test(text)) return null;
   try {

@@ -233,7 +233,7 @@ export default function ProductPage() {
           {available && !hasSizeChoice(sizes) && product.stockQuantity < FEW_LEFT && (
             <p className="mt-1 text-sm font-semibold text-amber-800 dark:text-amber-300">{onlyLeft(product.stockQuantity)}</p>
           )}
-          {hasSizeChoice(sizes) && <SizePicker productId={product.id} productName={product.name} category={product.category} sizes={sizes} available={available} />}
+          {hasSizeChoice(sizes) && <SizePicker key={product.id} productId={product.id} productName={product.name} category={product.category} sizes={sizes} available={available} />}
           <div className="mt-6 flex flex-wrap gap-3">
             {!hasSizeChoice(sizes) && (
               <>

@@ -415,7 +415,8 @@ export async function changeOrderStatus(
       const gone = items.find((item) => item.sizeId === null);
       if (sizeGone) throw conflict(`Cannot reopen this order because ${gone ? nameWithSize(gone.productName, gone.sizeLabel) : "a product in it"} is no longer sold`);
       const short = await shortSize(db, new Map(items.flatMap((item) => (item.sizeId ? [[item.sizeId, item.quantity] as const] : []))));
-      throw conflict(short ? `Cannot reopen this order because there is not enough stock of ${short}` : "Cannot reopen this order because its stock is no longer there");
+      // API.md's words for stock that is not there ("Insufficient stock for X"), which a client may match on.
+      throw conflict(short ? `Cannot reopen this order. ${insufficientStock(short)}` : "Cannot reopen this order because its stock is no longer there");
     }
     mailer.enqueue(mailIds);
   }

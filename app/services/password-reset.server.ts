@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 
+import { base64url } from "~/lib/base64url";
 import { passwordResetMail } from "~/lib/emails.server";
 import { badRequest } from "~/lib/http";
 import { RESET_LINK_INVALID, RESET_LINK_MINUTES } from "~/lib/password-reset";
@@ -31,7 +32,7 @@ const rateKey = (email: string) => `reset:${email}`;
 
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64url(bytes);
 }
 
 /** The stored form of a token: its SHA-256, hex. */

@@ -1062,3 +1062,25 @@ test.describe("focus and live regions after a form is sent", () => {
     await expect(slip).toBeFocused();
   });
 });
+
+test.describe("two-colour focus rings", () => {
+  for (const [theme, fill] of [["light-theme", "rgb(255, 255, 255)"], ["dark-theme", "oklch(0.129 0.042 264.695)"]] as const) {
+    test(`a gallery arrow, which has a shadow of its own, gets the page's colour between it and its ring (${theme})`, async ({ page, context, baseURL }) => {
+      await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
+      // Every demo shoe has three pictures or more (the list does not carry them, the product does).
+      const products = (await (await page.request.get("/api/products?page=1&pageSize=100")).json()) as { id: number; category: string; name: string }[];
+      const shoe = products.find((product) => product.category === "Gents" && !product.name.startsWith("E2E "));
+      const pictures = ((await (await page.request.get(`/api/product/${shoe!.id}`)).json()) as { images: unknown[] }).images;
+      expect(pictures.length, "a demo shoe's pictures").toBeGreaterThanOrEqual(2);
+      await gotoHydrated(page, `/product/${shoe!.id}`);
+      const next = page.getByRole("link", { name: "Next picture" });
+      await next.focus();
+      // Focused from the keyboard, so :focus-visible applies: Shift+Tab back and Tab again.
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Tab");
+      await expect(next).toBeFocused();
+      const shadow = await next.evaluate((link) => getComputedStyle(link).boxShadow);
+      expect(shadow).toContain(`${fill} 0px 0px 0px 2px`);
+    });
+  }
+});

@@ -194,7 +194,11 @@ for (const { label, viewport, isMobile, hasTouch } of SCREENSHOT_VIEWPORTS) {
       test(`the refused checkout, the size picker's message, the error toast and the refused review (${theme})`, async ({ page, context, request, baseURL }) => {
         test.slow();
         await context.addCookies([{ name: "theme", value: `${theme}-theme`, url: baseURL! }]);
-        const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}-${theme}-${label}.png` });
+        // Each screen is looked at by a person; here, none of them may scroll sideways.
+        const shot = async (name: string) => {
+          expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+          await page.screenshot({ path: `${SHOTS}/${name}-${theme}-${label}.png` });
+        };
         const shoe = await twoSizeShoe(request);
         try {
           await customerWithCart(context, request, baseURL!, shoe);

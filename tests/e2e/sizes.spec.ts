@@ -297,7 +297,7 @@ test("a customer orders while the admin edits: the saved message says which size
     // Not gone after the toasts' 5 seconds: it is read, then closed.
     await page.waitForTimeout(5_600);
     await expect(toast).toHaveText(/EU 40 saved as 8/);
-    await toast.locator("xpath=..").getByRole("button", { name: "Close", exact: true }).click();
+    await toast.locator("xpath=..").getByRole("link", { name: "Close", exact: true }).click();
     await expect(page.getByText(/EU 40 saved as 8/)).toHaveCount(0);
   } finally {
     await page.request.delete(`/api/product/${shoe.id}`).catch(() => undefined);

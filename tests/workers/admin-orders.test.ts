@@ -87,7 +87,7 @@ describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
     const other = await customerAccount("Customer Ruwan");
     await placeOrder(other.token, [{ productId: shoe, quantity: 1 }]);
     const body = await expectApiError(await putStatus(admin.token, order.id, "CONFIRMED"), 409);
-    expect(body.message).toBe("Cannot reopen this order because there is not enough stock of Last Pair Loafer");
+    expect(body.message).toBe("Cannot reopen this order. Insufficient stock for Last Pair Loafer");
     expect(await stockOf(shoe)).toBe(1);
     const [after] = (await listOrders(admin.token, "CANCELLED")).filter((listed) => listed.id === order.id);
     expect(after.statusHistory.map((entry) => entry.status)).toEqual(["PENDING", "CANCELLED"]);
@@ -430,7 +430,7 @@ describe("/admin/orders", () => {
     const conflictResponse = await postStatusForm(admin.cookie, order.id, "PENDING", {}, `/admin/orders?manage=${order.id}`);
     expect(conflictResponse.status).toBe(409);
     // One sentence: SPEC's "Failed to update order status", one colon, the reason, a full stop.
-    expect(alertText(await conflictResponse.text())).toBe("Failed to update order status: Cannot reopen this order because there is not enough stock of Only One Sandal.");
+    expect(alertText(await conflictResponse.text())).toBe("Failed to update order status: Cannot reopen this order. Insufficient stock for Only One Sandal.");
 
     const badStatus = await postStatusForm(admin.cookie, order.id, "LOST");
     expect(badStatus.status).toBe(400);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { readProductForm } from "~/lib/product-form.server";
-import { adminAccount, customerAccount, screenHtml, setStatus, type Account } from "./admin-helpers";
+import { adminAccount, customerAccount, screenHtml, setStatus, sizeStockOf, type Account } from "./admin-helpers";
 import { type ApiProduct, createProductApi, png, tag, visibleText } from "./catalogue-helpers";
 import { call, testEnv } from "./helpers";
 import { placeOrder } from "./order-helpers";
@@ -42,7 +42,8 @@ const addPlain = (fields: Record<string, string>) =>
   call("/cart/add", { method: "POST", body: new URLSearchParams(fields), headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" } });
 
 /** What a page's toast says (its live region holds the message), or undefined when it is empty. */
-const toastOf = (html: string) => html.match(/role="status" aria-live="polite"[^>]*><span>([^<]+)<\/span>/)?.[1];
+/** The toast's message in a page, its apostrophes as typed. */
+const toastOf = (html: string) => html.match(/role="status" aria-live="polite"[^>]*><span>([^<]+)<\/span>/)?.[1]?.replace(/&#x27;/g, "'");
 
 async function productForm(cookie: string, fields: Record<string, string>, path = "/add_product"): Promise<Response> {
   const form = new FormData();
@@ -266,8 +267,6 @@ describe("a save after orders came in while the form was open", () => {
     return call(`/product/update/${product.id}${query}`, { method: "POST", body: form, headers: { Cookie: admin.cookie, Origin: "http://localhost" } });
   }
 
-  const toastOf = (html: string) => html.match(/role="status" aria-live="polite"[^>]*><span>([^<]+)<\/span>/)?.[1]?.replace(/&#x27;/g, "'");
-  const stockOfSize = async (id: number) => (await testEnv.DB.prepare("SELECT stock_quantity AS s FROM product_sizes WHERE id = ?").bind(id).first<{ s: number }>())!.s;
 
   it("2 pairs sold meanwhile: EU 40 typed 10 is saved as 8, and the product page says so for EU 40 alone (nothing sold: the plain toast; the API as before)", async () => {
     const shoe = await shoeOnTheForm();
@@ -276,7 +275,7 @@ describe("a save after orders came in while the form was open", () => {
     const response = await saveForm(shoe, { "EU 40": 10, "EU 41": 6 });
     expect(response.status, await response.clone().text()).toBe(302);
     // The rule is kept: the change typed (+2) is applied to what is left (6), and EU 41 (nothing sold) is as typed.
-    expect([await stockOfSize(eu40.id), await stockOfSize(eu41.id)]).toEqual([8, 6]);
+    expect([await sizeStockOf(eu40.id), await sizeStockOf(eu41.id)]).toEqual([8, 6]);
     const location = response.headers.get("Location")!;
     expect(location).toMatch(new RegExp(`^/product/${shoe.id}\\?saved=1&moved=[\\w-]+\\.[\\w-]+$`));
     expect(toastOf(await screenHtml(location, admin.cookie))).toBe("Product saved. EU 40 saved as 8: 2 sold while you were editing.");
@@ -306,7 +305,7 @@ describe("a save after orders came in while the form was open", () => {
     await setStatus(admin.token, order.id, "CANCELLED"); // EU 40 back to 8 while the form shows 5
     const response = await saveForm(onTheForm, { "EU 40": 4 });
     expect(response.status).toBe(302);
-    expect(await stockOfSize(eu40.id)).toBe(7);
+    expect(await sizeStockOf(eu40.id)).toBe(7);
     expect(toastOf(await screenHtml(response.headers.get("Location")!, admin.cookie))).toBe("Product saved. EU 40 saved as 7: 3 came back from a cancellation while you were editing.");
   });
 
@@ -318,7 +317,7 @@ describe("a save after orders came in while the form was open", () => {
     expect(response.status).toBe(302);
     const location = response.headers.get("Location")!;
     expect(location).toMatch(new RegExp(`^/admin/stock\\?category=Gents&saved=${shoe.id}&moved=`));
-    expect(await stockOfSize(eu40.id)).toBe(2);
+    expect(await sizeStockOf(eu40.id)).toBe(2);
     expect(toastOf(await screenHtml(location, admin.cookie))).toBe("Product saved. EU 40 saved as 2: 7 sold while you were editing.");
   });
 
