@@ -26,6 +26,14 @@ const inputFiles = (page: Page, label = PICTURES_INPUT) => page.getByLabel(label
 const tooMany = (page: Page) => page.getByText(/at most 8 pictures/);
 const newPictures = (page: Page) => page.getByTestId("new-picture");
 
+/** Saves the add form and reads the product it made: its id (for the test's clean-up) and what was saved. */
+async function addAndRead(page: Page): Promise<{ id: number; saved: SavedProduct }> {
+  await page.getByRole("button", { name: "Add Product", exact: true }).click();
+  await expect(page).toHaveURL(/\/product\/\d+\?saved=1$/);
+  const id = Number(new URL(page.url()).pathname.split("/").pop());
+  return { id, saved: (await (await page.request.get(`/api/product/${id}`)).json()) as SavedProduct };
+}
+
 async function fillProduct(page: Page, name: string) {
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Brand", { exact: true }).fill("Ninefold");
@@ -76,10 +84,9 @@ test("nine chosen pictures: the message once, Remove one, Make first the third, 
     const order = ["p3.png", "p1.png", "p2.png", "p4.png", "p6.png", "p7.png", "p8.png", "p9.png"];
     expect(await inputFiles(page)).toEqual(order);
 
-    await page.getByRole("button", { name: "Add Product", exact: true }).click();
-    await expect(page).toHaveURL(/\/product\/\d+\?saved=1$/);
-    id = Number(new URL(page.url()).pathname.split("/").pop());
-    const saved = (await (await page.request.get(`/api/product/${id}`)).json()) as SavedProduct;
+    const added = await addAndRead(page);
+    id = added.id;
+    const saved = added.saved;
     expect(saved.images.map((picture) => picture.name)).toEqual(order);
     expect(saved.imageName).toBe("p3.png");
     expect(Buffer.from(await (await page.request.get(saved.images[0].url)).body()).equals(byName("p3.png"))).toBe(true);
@@ -171,10 +178,9 @@ test("a second choice adds to the pictures chosen (a phone adds one at a time), 
     const order = ["p3.png", "p1.png", "p4.png", "p5.png", "p6.png", "p7.png", "p8.png", "p2.png"];
     expect(await inputFiles(page)).toEqual(order);
 
-    await page.getByRole("button", { name: "Add Product", exact: true }).click();
-    await expect(page).toHaveURL(/\/product\/\d+\?saved=1$/);
-    id = Number(new URL(page.url()).pathname.split("/").pop());
-    const saved = (await (await page.request.get(`/api/product/${id}`)).json()) as SavedProduct;
+    const added = await addAndRead(page);
+    id = added.id;
+    const saved = added.saved;
     expect(saved.images.map((picture) => picture.name)).toEqual(order);
   } finally {
     if (id !== undefined) await page.request.delete(`/api/product/${id}`).catch(() => undefined);

@@ -115,13 +115,7 @@ describe("PUT /api/orders/admin/{id}/status: the status rules", () => {
 
   it("cancelling puts back the sizes still sold and names the lines it could not (size removed, product deleted): stockNotReturned", async () => {
     // Owner QA: the stock of a removed size (or a deleted product) was silently not put back.
-    const shoe = await shoeWithSizes("Galle Fort Oxford", { "EU 42": 4, "EU 43": 4 });
-    const belt = await stockedProduct(2500, 3, { name: "Retired Belt" });
-    const order = await placeOrder(customer.token, [
-      { productId: shoe.id, sizeId: shoe.sizes["EU 42"], quantity: 2 },
-      { productId: shoe.id, sizeId: shoe.sizes["EU 43"], quantity: 1 },
-      { productId: belt, quantity: 1 },
-    ]);
+    const { shoe, belt, order } = await orderOfShoeAndBelt();
     // A normal move tells of nothing held back.
     expect((await setStatus(admin.token, order.id, "CONFIRMED")).stockNotReturned).toEqual([]);
     await testEnv.DB.prepare("DELETE FROM product_sizes WHERE id = ?").bind(shoe.sizes["EU 42"]).run();
@@ -210,6 +204,18 @@ describe("GET /api/orders/admin/all", () => {
     expect(page.headers.get("X-Frame-Options")).toBe("DENY");
   });
 });
+
+/** An order of two sizes of a shoe (2 x EU 42, 1 x EU 43) and a belt, for the tests that then retire some of them. */
+async function orderOfShoeAndBelt() {
+  const shoe = await shoeWithSizes("Galle Fort Oxford", { "EU 42": 4, "EU 43": 4 });
+  const belt = await stockedProduct(2500, 3, { name: "Retired Belt" });
+  const order = await placeOrder(customer.token, [
+    { productId: shoe.id, sizeId: shoe.sizes["EU 42"], quantity: 2 },
+    { productId: shoe.id, sizeId: shoe.sizes["EU 43"], quantity: 1 },
+    { productId: belt, quantity: 1 },
+  ]);
+  return { shoe, belt, order };
+}
 
 /** The opening tags of one element name in a page, each as text (attribute order does not matter to the checks). */
 function tags(html: string, name: string): string[] {
@@ -442,13 +448,7 @@ describe("/admin/orders", () => {
   });
 
   it("cancelling an order whose size was removed: the question promises no more than happens, the answer names what was not put back", async () => {
-    const shoe = await shoeWithSizes("Galle Fort Oxford", { "EU 42": 4, "EU 43": 4 });
-    const belt = await stockedProduct(2500, 3, { name: "Retired Belt" });
-    const order = await placeOrder(customer.token, [
-      { productId: shoe.id, sizeId: shoe.sizes["EU 42"], quantity: 2 },
-      { productId: shoe.id, sizeId: shoe.sizes["EU 43"], quantity: 1 },
-      { productId: belt, quantity: 1 },
-    ]);
+    const { shoe, belt, order } = await orderOfShoeAndBelt();
     await testEnv.DB.prepare("DELETE FROM product_sizes WHERE id = ?").bind(shoe.sizes["EU 42"]).run();
     const page = `/admin/orders/${order.id}`;
     // The question (without JavaScript, the server's second step) names the lines it already knows cannot go back.
