@@ -370,7 +370,7 @@ export async function changeOrderStatus(
   let stockNotReturned: StockNotReturned[] = [];
   // The admin decided on what their page showed: if the order moved on since, they decide again (no silent reopen).
   if (statusWas !== undefined && order.status !== statusWas && order.status !== status) {
-    throw conflict(`Order #${orderId} was changed meanwhile: it is ${order.status} now, not ${statusWas}. Look at it again before changing it.`);
+    throw conflict(`Order #${orderId} was changed meanwhile. It is ${order.status} now, not ${statusWas}. Look at it again before changing it.`);
   }
   if (order.status !== status) {
     // Worded for the move from the status read here: the UPDATE below changes the order only if it still has it.

@@ -200,7 +200,7 @@ test("an order changed in another tab meanwhile: the stale page's change is refu
   // This tab still shows PENDING and asks for SHIPPED: refused, and the page catches up.
   await form.getByLabel("New status").selectOption("SHIPPED");
   await form.getByRole("button", { name: "Update Status" }).click();
-  await expect(form.getByRole("alert")).toContainText(`Order #${order.id} was changed meanwhile: it is CANCELLED now, not PENDING.`);
+  await expect(form.getByRole("alert")).toContainText(`Order #${order.id} was changed meanwhile. It is CANCELLED now, not PENDING`);
   await expect(page.getByTestId("order-status")).toHaveText("CANCELLED");
   await expect(form.getByLabel("New status")).toHaveValue("");
   // Decided on what the page now shows, the next change goes through.

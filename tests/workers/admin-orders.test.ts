@@ -399,7 +399,7 @@ describe("/admin/orders", () => {
     const before = await mails();
     const stale = await postStatusForm(admin.cookie, order.id, "SHIPPED", { statusWas: "PENDING" }, `/admin/orders/${order.id}`);
     expect(stale.status).toBe(409);
-    expect(visibleText(await stale.text())).toContain(`Failed to update order status: Order #${order.id} was changed meanwhile: it is CANCELLED now, not PENDING.`);
+    expect(visibleText(await stale.text())).toContain(`Failed to update order status: Order #${order.id} was changed meanwhile. It is CANCELLED now, not PENDING`);
     expect((await listOrders(admin.token, "CANCELLED")).map((listed) => listed.id)).toContain(order.id);
     expect(await stockOf(shoe)).toBe(5);
     expect(await mails()).toBe(before);
