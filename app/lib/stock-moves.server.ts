@@ -23,16 +23,27 @@ function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
 // The purpose first: a session token's signed text begins with its base64url header, never with these words.
 const signedText = (productId: number, payload: string) => encoder.encode(`${PURPOSE}:${productId}:${payload}`);
 
-/** The parameter's value for these moves of this product: the moves as JSON (base64url), a dot, their HMAC-SHA256. */
+/**
+ * How long a note is said: the page a save lands on, a reload or two. Later the same address says only "Product saved",
+ * so a link kept (a bookmark, the history) does not repeat old news as new.
+ */
+export const STOCK_MOVES_FRESH_SECONDS = 10 * 60;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The parameter's value for these moves of this product: as JSON (base64url) the time it was made and the moves, a dot,
+ * their HMAC-SHA256.
+ */
 export async function signStockMoves(moves: readonly StockMove[], productId: number, secret: string): Promise<string> {
-  const payload = base64url(encoder.encode(JSON.stringify(moves.map(({ label, saved, sold }) => [label, saved, sold]))));
+  const payload = base64url(encoder.encode(JSON.stringify([nowSeconds(), ...moves.map(({ label, saved, sold }) => [label, saved, sold])])));
   const signature = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signedText(productId, payload)));
   return `${payload}.${base64url(signature)}`;
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && Math.abs(value as number) <= 1_000_000;
 
-/** The moves the value carries if this server signed them for this product, else null (absent, altered, another product's). */
+/** The moves the value carries if this server signed them for this product lately, else null (absent, altered, another product's, old). */
 export async function readStockMoves(value: string | null, productId: number, secret: string): Promise<StockMove[] | null> {
   if (!value || value.length > 4096) return null;
   const [payload, signature, ...rest] = value.split(".");
@@ -41,8 +52,12 @@ export async function readStockMoves(value: string | null, productId: number, se
   const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), signatureBytes, signedText(productId, payload));
   if (!valid) return null;
   try {
-    const moves: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(payload) ?? new Uint8Array()));
-    if (!Array.isArray(moves) || moves.length === 0 || moves.length > SIZES_MAX) return null;
+    const note: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(payload) ?? new Uint8Array()));
+    if (!Array.isArray(note)) return null;
+    const [madeAt, ...moves] = note as unknown[];
+    const age = nowSeconds() - Number(madeAt);
+    if (!Number.isSafeInteger(madeAt) || age < -60 || age > STOCK_MOVES_FRESH_SECONDS) return null;
+    if (moves.length === 0 || moves.length > SIZES_MAX) return null;
     const read = moves.map((move: unknown) => {
       if (!Array.isArray(move) || move.length !== 3) return null;
       const [label, saved, sold] = move as unknown[];

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { readProductForm } from "~/lib/product-form.server";
 import { adminAccount, customerAccount, screenHtml, setStatus, sizeStockOf, type Account } from "./admin-helpers";
@@ -339,6 +339,22 @@ describe("a save after orders came in while the form was open", () => {
     }
     // And the note is the admin's: a shopper on the same address sees the page's plain toast.
     expect(toastOf(await (await call(location)).text())).toBe("Product saved");
+  });
+
+  it("says the note on the pages soon after the save, not from a link kept for later", async () => {
+    const shoe = await shoeOnTheForm();
+    await placeOrder(customer.token, [{ productId: shoe.id, sizeId: shoe.sizes[0].id, quantity: 1 }]);
+    const location = (await saveForm(shoe, { "EU 40": 9 })).headers.get("Location")!;
+    const later = async (minutes: number) => {
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + minutes * 60_000 });
+      try {
+        return toastOf(await screenHtml(location, admin.cookie));
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    expect(await later(9)).toMatch(/^Product saved\. EU 40 saved as \d+: 1 sold while you were editing\.$/);
+    expect(await later(11)).toBe("Product saved");
   });
 });
 
