@@ -18,6 +18,7 @@ import { useAppLinkNavigation } from "./components/AppLink";
 import { ErrorPage, NotFoundPage, ProductsLoadError } from "./components/ErrorPage";
 import { Footer, type ShopContact } from "./components/Footer";
 import { NavBar } from "./components/NavBar";
+import { useHistoryEntries } from "./components/historyEntries";
 import { RouteAnnouncer } from "./components/RouteAnnouncer";
 import { SignedInToast } from "./components/SignedInToast";
 import { isTheme, type Theme } from "./lib/constants";
@@ -89,6 +90,7 @@ const PRODUCT_PATH = /^\/product\/\d+$/;
 
 function Frame({ children }: { children: ReactNode }) {
   useAppLinkNavigation();
+  useHistoryEntries();
   const data = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
   const hideNav = matches.some((match) => (match.handle as RouteHandle | undefined)?.hideNav);

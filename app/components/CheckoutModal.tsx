@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigate, useRevalidator } from "react-router";
+import { Form, useNavigate, useRevalidator } from "react-router";
 
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, BANK_SLIP_TYPES, bankSlipType, sniffChosenFile, type SniffedType } from "~/lib/file-types";
 import { formatLkr } from "~/lib/format";
@@ -10,7 +10,7 @@ import type { PublicUser } from "~/lib/schemas/auth";
 import { checkoutCustomerSchema, type CheckoutValues } from "~/lib/schemas/order";
 import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
-import { Modal } from "./Modal";
+import { DialogCloseLink, Modal } from "./Modal";
 
 export const CHECKOUT_CLOSE_MS = 2000;
 
@@ -252,9 +252,9 @@ export function CheckoutModal({
             ))}
         </div>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Link to="/cart" replace preventScrollReset className="btn-secondary">
+          <DialogCloseLink to="/cart" className="btn-secondary">
             Cancel
-          </Link>
+          </DialogCloseLink>
           {/* Disabled until a slip is chosen (before hydration the server checks it instead); while the slip is
               prepared and while placing, aria-disabled only, so the focus stays on it. A slip found wrong makes it
               unavailable too, aria-disabled so that it can still be reached and says why (the slip's message). */}

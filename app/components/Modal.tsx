@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, type LinkProps } from "react-router";
 
+import { previousEntryIs } from "./historyEntries";
 import { CloseIcon } from "./icons";
 import { focusPageHeading } from "./RouteAnnouncer";
 
@@ -54,6 +55,33 @@ function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: 
   }, [ref]);
 }
 
+/**
+ * Closing a dialog opened from its page goes back to that page's entry; a dialog opened by its URL (a link from
+ * elsewhere, a reload) replaces itself with the page, so Back never reopens what was closed.
+ */
+function useCloseDialog(closeTo: string) {
+  const navigate = useNavigate();
+  return () => (previousEntryIs(closeTo) ? navigate(-1) : navigate(closeTo, { replace: true, preventScrollReset: true }));
+}
+
+/** A link that closes the dialog as useCloseDialog does; without JavaScript (or opened in a new tab) it is a plain link to `to`. */
+export function DialogCloseLink({ to, ...props }: Omit<LinkProps, "to" | "replace" | "preventScrollReset" | "onClick"> & { to: string }) {
+  const close = useCloseDialog(to);
+  return (
+    <Link
+      to={to}
+      replace
+      preventScrollReset
+      onClick={(event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        close();
+      }}
+      {...props}
+    />
+  );
+}
+
 export interface ModalProps {
   /** The dialog's title; it labels the dialog (aria-labelledby). */
   title: ReactNode;
@@ -72,11 +100,10 @@ export interface ModalProps {
  * works without JavaScript; with JavaScript it traps the focus and closes on Escape.
  */
 export function Modal({ title, closeTo, closeLabel = "Close", description, size = "lg", children, testId }: ModalProps) {
-  const navigate = useNavigate();
   const dialog = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const descriptionId = useId();
-  const close = () => navigate(closeTo, { replace: true, preventScrollReset: true });
+  const close = useCloseDialog(closeTo);
   useDialogBehaviour(dialog, close);
   return (
     <div
@@ -97,15 +124,13 @@ export function Modal({ title, closeTo, closeLabel = "Close", description, size 
         // overlay scrolls from (align-items: end would push its top out of reach, above the scrollable area).
         className={`card relative mt-auto w-full ${SIZES[size]} rounded-b-none p-5 shadow-2xl outline-none sm:mt-0 sm:rounded-b-2xl sm:p-7`}
       >
-        <Link
+        <DialogCloseLink
           to={closeTo}
-          replace
-          preventScrollReset
           aria-label={closeLabel}
           className="absolute right-2 top-2 inline-flex size-11 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-800 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100 sm:right-3 sm:top-3"
         >
           <CloseIcon className="size-5" />
-        </Link>
+        </DialogCloseLink>
         <h2 id={titleId} className="pr-12 text-xl font-bold tracking-tight">
           {title}
         </h2>

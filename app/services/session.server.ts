@@ -1,4 +1,4 @@
-import { redirect, type AppLoadContext } from "react-router";
+import { redirect, replace, type AppLoadContext } from "react-router";
 
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
 import { forbidden, unauthorized } from "~/lib/http";
@@ -258,13 +258,15 @@ export async function startSession(request: Request, context: AppLoadContext, us
     if (savedLinesBefore > 0 && linesMerged > 0) landing = withOneTimeParam(landing, CART_MERGED_PARAM);
   }
   if (welcome) landing = withOneTimeParam(landing, WELCOME_PARAM);
-  return redirect(landing, { headers });
+  // In place of the login (or registration) page's entry in the history: Back from where they land goes to the page
+  // before it, not to a login page that only sends them forward again.
+  return replace(landing, { headers });
 }
 
 /** /login and /register: someone already logged in goes on to where they were going. */
 export async function redirectIfLoggedIn(request: Request, context: AppLoadContext, url: URL): Promise<null> {
   const user = await getOptionalUser(request, context);
-  if (user) throw redirect(afterLoginPath(user, url.searchParams.get("redirect")));
+  if (user) throw replace(afterLoginPath(user, url.searchParams.get("redirect")));
   return null;
 }
 
