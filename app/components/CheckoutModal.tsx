@@ -74,6 +74,10 @@ export function CheckoutModal({
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
+  // The submission, taken before anything is awaited: a second press (a double click, a tap while a big photo is
+  // checked) finds it taken and sends nothing. `placing` is state, seen only once React has drawn again, too late
+  // for a press 60 ms after the first. Let go when the order is refused, kept once it is placed.
+  const submitting = useRef(false);
   // A slip chosen and found wrong (its type, its size): Place Order is unavailable until another is chosen.
   const slipRefused = slip !== null && slipError !== null && !preparing;
   // Added up in cents, as the server does: a sum of rupee fractions drifts, and the total goes back as expectedTotal.
@@ -120,12 +124,25 @@ export function CheckoutModal({
 
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (placing || placed || preparingNow.current) return; // the button stays focusable meanwhile (aria-disabled)
+    if (submitting.current || preparingNow.current) return; // the button stays focusable meanwhile (aria-disabled)
     // A slip found wrong when chosen holds the order back until another is chosen: the press sends nothing and takes
     // the shopper to the field, where its message is (and is read with it).
     if (slipRefused) return document.getElementById(SLIP_FIELD_ID)?.focus();
+    submitting.current = true;
+    setPlacing(true);
+    let orderPlaced = false;
+    try {
+      orderPlaced = (await submitOrder(event.currentTarget)) === true;
+    } finally {
+      if (!orderPlaced) submitting.current = false;
+      setPlacing(false);
+    }
+  }
+
+  /** Checks the form and the slip, then sends the order: true once it is placed. */
+  async function submitOrder(formElement: HTMLFormElement): Promise<boolean | void> {
     setMessage(null);
-    const values = Object.fromEntries(new FormData(event.currentTarget));
+    const values = Object.fromEntries(new FormData(formElement));
     const customer = checkoutCustomerSchema.safeParse(values);
     if (!customer.success) {
       const fieldErrors: Record<string, string[]> = {};
@@ -144,9 +161,7 @@ export function CheckoutModal({
     const orderItems = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
     body.set("order", JSON.stringify({ ...customer.data, orderItems, expectedTotal: total }));
     body.set("bankSlip", slip);
-    setPlacing(true);
     const response = await fetch("/api/orders", { method: "POST", body }).catch(() => null);
-    setPlacing(false);
     if (!response?.ok) {
       // A refusal on the cart's contents (a price changed, a size sold out) shows the cart as it now is.
       if (response?.status === 409) revalidator.revalidate();
@@ -166,6 +181,7 @@ export function CheckoutModal({
       navigate(`/orders/${order.id}?placed=1`, { replace: true });
       window.alert(`Thank you! Your order #${order.id} has been placed. You can follow it under My Orders.`);
     }, CHECKOUT_CLOSE_MS);
+    return true;
   }
 
   const errors = refusal?.fieldErrors;
