@@ -196,6 +196,9 @@ export const orders = sqliteTable(
     statusChangedBy: integer("status_changed_by").references(() => users.id, { onDelete: "set null" }),
     bankSlipKey: text("bank_slip_key"),
     bankSlipType: text("bank_slip_type"),
+    // The client's Idempotency-Key for the request that placed the order (null without one): a second request of the
+    // same customer with the same key answers this order instead of placing another (orders.server.ts placeOrder).
+    idempotencyKey: text("idempotency_key"),
     createdAt: timestamp("created_at"),
   },
   (t) => [
@@ -212,6 +215,9 @@ export const orders = sqliteTable(
     index("orders_customer_phone_idx").on(sql`replace(replace(replace(${t.customerPhone}, ' ', ''), '-', ''), '+', '')`, t.createdAt),
     // The slip is stored before the order exists, so its key (not the id) is what the order's batch finds it by.
     uniqueIndex("orders_bank_slip_key_unique").on(t.bankSlipKey),
+    // One order per customer and key: of two requests with one key at once, the second's batch fails here and then
+    // answers the first's order. Keys are the customer's own (another's same key is another order); NULLs never clash.
+    uniqueIndex("orders_user_idempotency_key_unique").on(t.userId, t.idempotencyKey),
   ],
 );
 

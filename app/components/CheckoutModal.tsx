@@ -7,7 +7,7 @@ import { BANK_SLIP_PICTURE, preparePicture } from "~/lib/prepare-picture";
 import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
-import { checkoutCustomerSchema, type CheckoutValues } from "~/lib/schemas/order";
+import { checkoutCustomerSchema, IDEMPOTENCY_KEY_HEADER, type CheckoutValues } from "~/lib/schemas/order";
 import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
 import { DialogCloseLink, Modal } from "./Modal";
@@ -43,12 +43,15 @@ async function checkSlip(file: File | null): Promise<{ problem: string | null; t
 export function CheckoutModal({
   user,
   lines,
+  checkoutKey,
   bank,
   deliveryNote,
   serverError,
 }: {
   user: PublicUser;
   lines: CartLine[];
+  /** This checkout's Idempotency-Key: every press sends it, so the server places at most one order for them all. */
+  checkoutKey: string;
   bank: Bank;
   /** The shop's delivery terms (DELIVERY_NOTE), or null to say nothing. */
   deliveryNote: string | null;
@@ -161,7 +164,7 @@ export function CheckoutModal({
     const orderItems = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
     body.set("order", JSON.stringify({ ...customer.data, orderItems, expectedTotal: total }));
     body.set("bankSlip", slip);
-    const response = await fetch("/api/orders", { method: "POST", body }).catch(() => null);
+    const response = await fetch("/api/orders", { method: "POST", body, headers: { [IDEMPOTENCY_KEY_HEADER]: checkoutKey } }).catch(() => null);
     if (!response?.ok) {
       // A refusal on the cart's contents (a price changed, a size sold out) shows the cart as it now is.
       if (response?.status === 409) revalidator.revalidate();
@@ -225,6 +228,7 @@ export function CheckoutModal({
       <Form ref={form} method="post" action="/cart?checkout" encType="multipart/form-data" onSubmit={placeOrder} className="mt-6 space-y-4" noValidate>
         <input type="hidden" name="intent" value="checkout" />
         <input type="hidden" name="expectedTotal" value={total} />
+        <input type="hidden" name="idempotencyKey" value={checkoutKey} />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? user.name} errors={errors?.customerName} />

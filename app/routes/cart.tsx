@@ -16,7 +16,7 @@ import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
 import { HttpError } from "~/lib/http";
 import { cartSetQuerySchema, type CartLine } from "~/lib/schemas/cart";
-import { CHECKOUT_FIELDS, checkoutCustomerSchema, orderInputSchema, type CheckoutValues } from "~/lib/schemas/order";
+import { CHECKOUT_FIELDS, checkoutCustomerSchema, idempotencyKeySchema, orderInputSchema, type CheckoutValues } from "~/lib/schemas/order";
 import {
   clearServerCart,
   getServerCart,
@@ -41,12 +41,16 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const dropped = cookieLines.filter((old) => !shown(old)).length;
   const headers = lines.length < cookieLines.length ? { "Set-Cookie": writeGuestCart(request, context, toGuestLines(lines)) } : undefined;
   const env = context.cloudflare.env;
+  // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
+  const checkoutOpen = url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem);
   return data(
     {
       lines,
       dropped,
-      // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
-      checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem),
+      checkoutOpen,
+      // The checkout's Idempotency-Key: one per checkout shown, so every press of its Place Order (a double click, a
+      // retry after a lost answer) is one attempt and places one order. A new one comes with the page's next load.
+      checkoutKey: checkoutOpen ? crypto.randomUUID() : null,
       bank: bankDetails(env),
       deliveryNote: deliveryNoteOf(env),
     },
@@ -106,6 +110,15 @@ function expectedTotalOf(form: FormData): number | undefined {
   return parsed.data;
 }
 
+/** The checkout's key (a hidden field, the page's checkoutKey), read as the API reads its Idempotency-Key header. */
+function idempotencyKeyOf(form: FormData): string | undefined {
+  const sent = form.get("idempotencyKey");
+  if (sent === null || sent === "") return undefined;
+  const parsed = idempotencyKeySchema.safeParse(sent);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
+  return parsed.data;
+}
+
 /**
  * The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart.
  * A refusal answers what was typed, so the page shows it again rather than the profile's values (a shopper who only
@@ -134,11 +147,11 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
     if (!customer.ok) return refuse(400, customer.message, { ...customer.fieldErrors, ...slipRefused?.fieldErrors });
     if (!slip) return refuse(slipRefused!.status, slipRefused!.message, slipRefused!.fieldErrors);
     const lines = await getServerCart(context.db, user.id);
-    if (!lines.length) throw new HttpError(400, "Your cart is empty");
     const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
     const expectedTotal = expectedTotalOf(form);
     const input = { ...customer.data, orderItems: items, expectedTotal };
-    const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context));
+    // A second post of the same checkout (a double click without JavaScript) lands on the first's order.
+    const { order } = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context), { idempotencyKey: idempotencyKeyOf(form) });
     return redirect(`/orders/${order.id}?placed=1`);
   } catch (error) {
     if (error instanceof HttpError) return refuse(error.status, error.message, error.fieldErrors);
@@ -294,7 +307,7 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
 }
 
 export default function CartPage({ actionData }: Route.ComponentProps) {
-  const { lines, dropped, checkoutOpen, bank, deliveryNote } = useLoaderData<typeof loader>();
+  const { lines, dropped, checkoutOpen, checkoutKey, bank, deliveryNote } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -381,7 +394,9 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
         </div>
       )}
       {status.region}
-      {checkoutOpen && user && <CheckoutModal user={user} lines={lines} bank={bank} deliveryNote={deliveryNote} serverError={actionError} />}
+      {checkoutOpen && user && checkoutKey && (
+        <CheckoutModal user={user} lines={lines} checkoutKey={checkoutKey} bank={bank} deliveryNote={deliveryNote} serverError={actionError} />
+      )}
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { abortedByTrigger, constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { firstAttemptAt, outboxValues, type Mailer } from "./outbox.server";
-import { chooseSize, loadProductsWithSizes } from "./sizes.server";
+import { chooseSize, productsWithSizesPlan, type ProductWithSizes } from "./sizes.server";
 
 const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users, emailOutbox } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -19,6 +19,7 @@ export type OrderRow = typeof orders.$inferSelect;
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
 export const PRICES_CHANGED = "Prices have changed since you opened the checkout. Please check the new total and place your order again.";
+export const CART_EMPTY = "Your cart is empty";
 export const noLongerAvailable = (productName: string) => `${productName} is no longer available`;
 
 export interface BankSlip {
@@ -45,13 +46,32 @@ interface OrderLine {
   quantity: number;
 }
 
+/** What an order is checked against, read in one batch (readForOrder). */
+interface OrderReads {
+  catalogue: Map<number, ProductWithSizes>;
+  /** The order this customer's Idempotency-Key already placed; null without a key or when none was. */
+  placed: OrderView | null;
+}
+
+/**
+ * What an order is checked against, in one batch: the catalogue's products and sizes for its items, and the order the
+ * customer's Idempotency-Key already placed, if any (then nothing else matters: that order is the answer).
+ */
+async function readForOrder(db: Db, user: SessionUser, input: OrderInput, idempotencyKey: string | undefined): Promise<OrderReads> {
+  const productIds = [...new Set(input.orderItems.map((item) => item.productId))];
+  const plans: { catalogue: ReadPlan<OrderReads["catalogue"]>; placed?: ReadPlan<OrderView[]> } = { catalogue: productsWithSizesPlan(db, productIds) };
+  if (idempotencyKey !== undefined) plans.placed = ordersPlan(db, placedWithKey(user, idempotencyKey));
+  const read = (await readTogether(db, plans)) as { catalogue: OrderReads["catalogue"]; placed?: OrderView[] };
+  return { catalogue: read.catalogue, placed: read.placed?.[0] ?? null };
+}
+
+const placedWithKey = (user: SessionUser, idempotencyKey: string) => and(eq(orders.userId, user.id), eq(orders.idempotencyKey, idempotencyKey))!;
+
 /**
  * The order's lines from the catalogue: each item's product and size (the one chosen, or the product's only one), and
  * lines of one size added together, so a size's stock is checked against everything ordered of it.
  */
-async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<OrderLine[]> {
-  const productIds = [...new Set(items.map((item) => item.productId))];
-  const catalogue = await loadProductsWithSizes(db, productIds);
+function orderLines(catalogue: Map<number, ProductWithSizes>, items: OrderInput["orderItems"]): OrderLine[] {
   const lines = new Map<number, OrderLine>();
   for (const [index, { productId, sizeId, quantity }] of items.entries()) {
     const found = catalogue.get(productId);
@@ -107,15 +127,40 @@ function confirmationRow(db: Db, mailer: Mailer, user: SessionUser, input: Order
     .returning({ id: emailOutbox.id });
 }
 
+export interface PlacedOrder {
+  order: OrderView;
+  /** The order an earlier request with the same Idempotency-Key placed, answered again: nothing was written. */
+  replayed: boolean;
+}
+
 /**
  * Places an order. Names, sizes, prices and the total come from the catalogue. The slip goes to R2 first; then the
  * order, its items, the stock taken from each size, the emptied cart and the confirmation mail's outbox row are one
  * D1 batch (the history row is written by a trigger). The sizes' stock CHECK fails the whole batch if another shopper
  * took the last pair meanwhile, and the slip is removed again, so there is never an order without its slip nor a slip
  * without its order, nor a confirmation of an order that does not exist. The mail goes on the queue once it commits.
+ *
+ * With an `idempotencyKey` (the API's Idempotency-Key header, the checkout's one key per attempt), the customer's
+ * order of that key, if there is one, is the answer, whatever this request holds: a double click, or a retry after the
+ * answer was lost, never places a second order. Two requests with the key at once both read none; the order's row
+ * carries the key under a unique index (user, key), so the second batch fails whole on it, its slip is removed as for
+ * any failed batch, and it answers the first's order.
  */
-export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, input: OrderInput, slip: BankSlip, mailer: Mailer): Promise<OrderView> {
-  const lines = await orderLines(db, input.orderItems);
+export async function placeOrder(
+  db: Db,
+  bucket: R2Bucket,
+  user: SessionUser,
+  input: OrderInput,
+  slip: BankSlip,
+  mailer: Mailer,
+  { idempotencyKey }: { idempotencyKey?: string } = {},
+): Promise<PlacedOrder> {
+  const { catalogue, placed } = await readForOrder(db, user, input, idempotencyKey);
+  if (placed) return { order: placed, replayed: true };
+  // Only the screen's checkout can ask for nothing (the API's schema wants a line): after the key's order is looked
+  // for, since a second post of a checkout that placed its order finds the cart that order emptied.
+  if (!input.orderItems.length) throw badRequest(CART_EMPTY);
+  const lines = orderLines(catalogue, input.orderItems);
   const totalCents = lines.reduce((total, { product, quantity }) => total + product.priceCents * quantity, 0);
   // The lines are written at the prices read here, so the order is charged exactly what this compared.
   if (input.expectedTotal !== undefined && rupeesToCents(input.expectedTotal) !== totalCents) throw conflict(PRICES_CHANGED);
@@ -137,6 +182,7 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
         statusChangedBy: user.id,
         bankSlipKey: slipKey,
         bankSlipType: slip.type,
+        idempotencyKey,
       }),
       ...lines.map(({ product, size, quantity }) =>
         db.insert(orderItems).values({
@@ -161,11 +207,16 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
     mailIds = (results.at(-1) as { id: number }[]).map((row) => row.id);
   } catch (error) {
     await bucket.delete(slipKey);
+    if (idempotencyKey !== undefined && constraintFailure(error) === "unique") {
+      // The order's row is the batch's first statement: a request with this key that committed meanwhile fails it here.
+      const [first] = (await readTogether(db, { placed: ordersPlan(db, placedWithKey(user, idempotencyKey)) })).placed;
+      if (first) return { order: first, replayed: true };
+    }
     throw await explainFailedOrder(db, error, lines);
   }
   mailer.enqueue(mailIds);
   const [created] = await db.select().from(orders).where(eq(orders.bankSlipKey, slipKey));
-  return (await toOrderViews(db, [created]))[0];
+  return { order: (await toOrderViews(db, [created]))[0], replayed: false };
 }
 
 /** The first size (of `wanted`: size id -> quantity) with less stock than that, as "{name} ({size})", or null. */

@@ -66,6 +66,27 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+export const IDEMPOTENCY_KEY_MAX = 100;
+const IDEMPOTENCY_KEY_RULE = `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${IDEMPOTENCY_KEY_MAX} letters, digits, '-', '_', '.' or ':'`;
+/**
+ * A key the client makes for one attempt at an order (a UUID, say): POST /api/orders answers a second request of the
+ * same customer with the same key with the order the first placed, instead of placing another (additive to API.md).
+ */
+export const idempotencyKeySchema = z
+  .string({ error: typeError(IDEMPOTENCY_KEY_RULE) })
+  .regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${IDEMPOTENCY_KEY_MAX}}$`), IDEMPOTENCY_KEY_RULE);
+
+/** POST /api/orders's request headers. */
+export const orderHeadersSchema = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: idempotencyKeySchema
+    .optional()
+    .describe(
+      "Optional. One key per attempt at an order: a second request of the same customer with the same key never places a second order; " +
+        "it answers 201 with the order the first placed (as it is now), with Idempotent-Replayed: true. Another customer's same key is another order.",
+    ),
+});
+
 export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` });
 export const orderStatusQuerySchema = z.object({
   status: orderStatusSchema,
