@@ -47,6 +47,7 @@ export function CheckoutModal({
   bank,
   deliveryNote,
   serverError,
+  onCartRefusal,
 }: {
   user: PublicUser;
   lines: CartLine[];
@@ -57,6 +58,8 @@ export function CheckoutModal({
   deliveryNote: string | null;
   /** A refused checkout without JavaScript: its message, its fields at fault and what was typed in them. */
   serverError: { message: string; fieldErrors?: Record<string, string[]>; values?: CheckoutValues } | null;
+  /** A refusal on the cart's contents (409), which reloads the cart: told to the cart page, which says it if the checkout closes with an empty cart. */
+  onCartRefusal?: (message: string) => void;
 }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -85,6 +88,7 @@ export function CheckoutModal({
   const slipRefused = slip !== null && slipError !== null && !preparing;
   // Added up in cents, as the server does: a sum of rupee fractions drifts, and the total goes back as expectedTotal.
   const total = lines.reduce((sum, line) => sum + Math.round(line.unitPrice * 100) * line.quantity, 0) / 100;
+  const shownLines = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
@@ -161,15 +165,20 @@ export function CheckoutModal({
     }
 
     const body = new FormData();
-    const orderItems = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
-    body.set("order", JSON.stringify({ ...customer.data, orderItems, expectedTotal: total }));
+    // The lines shown, fromCart: refused (409) if another tab changed the cart since, rather than ordered.
+    body.set("order", JSON.stringify({ ...customer.data, orderItems: shownLines, fromCart: true, expectedTotal: total }));
     body.set("bankSlip", slip);
     const response = await fetch("/api/orders", { method: "POST", body, headers: { [IDEMPOTENCY_KEY_HEADER]: checkoutKey } }).catch(() => null);
     if (!response?.ok) {
-      // A refusal on the cart's contents (a price changed, a size sold out) shows the cart as it now is.
-      if (response?.status === 409) revalidator.revalidate();
+      const text = await failureMessage(response);
+      // A refusal on the cart's contents (a price changed, a size sold out, another tab changed the cart) shows the
+      // cart as it now is.
+      if (response?.status === 409) {
+        onCartRefusal?.(text);
+        revalidator.revalidate();
+      }
       setRefusal({ fieldErrors: {} });
-      return setMessage({ tone: "error", text: await failureMessage(response) });
+      return setMessage({ tone: "error", text });
     }
 
     const order = (await response.json()) as { id: number };
@@ -229,6 +238,7 @@ export function CheckoutModal({
         <input type="hidden" name="intent" value="checkout" />
         <input type="hidden" name="expectedTotal" value={total} />
         <input type="hidden" name="idempotencyKey" value={checkoutKey} />
+        <input type="hidden" name="cartLines" value={JSON.stringify(shownLines)} />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? user.name} errors={errors?.customerName} />

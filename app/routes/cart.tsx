@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { data, Link, redirect, useFetcher, useLoaderData, useRouteLoaderData, useSearchParams } from "react-router";
 
 import { queueCartWrite } from "~/components/cartWrites";
@@ -16,7 +16,7 @@ import { formatPrice } from "~/lib/format";
 import { nameWithSize } from "~/lib/sizes";
 import { HttpError } from "~/lib/http";
 import { cartSetQuerySchema, type CartLine } from "~/lib/schemas/cart";
-import { CHECKOUT_FIELDS, checkoutCustomerSchema, idempotencyKeySchema, orderInputSchema, type CheckoutValues } from "~/lib/schemas/order";
+import { CHECKOUT_FIELDS, checkoutCustomerSchema, idempotencyKeySchema, orderInputSchema, type CheckoutValues, type OrderInput } from "~/lib/schemas/order";
 import {
   clearServerCart,
   getServerCart,
@@ -110,6 +110,25 @@ function expectedTotalOf(form: FormData): number | undefined {
   return parsed.data;
 }
 
+/**
+ * The lines the checkout showed (a hidden field, JSON as the API's orderItems), ordered `fromCart`: the order is
+ * refused (409) when the cart holds other lines now. A form without the field (a page from before it) orders the
+ * cart as it is, as it always did.
+ */
+function shownLinesOf(form: FormData): OrderInput["orderItems"] | undefined {
+  const sent = form.get("cartLines");
+  if (typeof sent !== "string" || sent === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(sent);
+  } catch {
+    throw new HttpError(400, "Your cart could not be read. Please open the checkout again.");
+  }
+  const items = orderInputSchema.shape.orderItems.safeParse(parsed);
+  if (!items.success) throw new HttpError(400, items.error.issues[0].message);
+  return items.data;
+}
+
 /** The checkout's key (a hidden field, the page's checkoutKey), read as the API reads its Idempotency-Key header. */
 function idempotencyKeyOf(form: FormData): string | undefined {
   const sent = form.get("idempotencyKey");
@@ -146,10 +165,10 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
     }
     if (!customer.ok) return refuse(400, customer.message, { ...customer.fieldErrors, ...slipRefused?.fieldErrors });
     if (!slip) return refuse(slipRefused!.status, slipRefused!.message, slipRefused!.fieldErrors);
-    const lines = await getServerCart(context.db, user.id);
-    const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
+    const shown = shownLinesOf(form);
+    const items = shown ?? (await getServerCart(context.db, user.id)).map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
     const expectedTotal = expectedTotalOf(form);
-    const input = { ...customer.data, orderItems: items, expectedTotal };
+    const input = { ...customer.data, orderItems: items, expectedTotal, fromCart: shown !== undefined };
     // A second post of the same checkout (a double click without JavaScript) lands on the first's order.
     const { order } = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context), { idempotencyKey: idempotencyKeyOf(form) });
     return redirect(`/orders/${order.id}?placed=1`);
@@ -315,6 +334,14 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
   const total = lines.reduce((sum, line) => (cartLineProblem(line) ? sum : sum + line.unitPrice * line.quantity), 0);
   const blocked = lines.some(cartLineProblem);
   const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors, values: actionData.values } : null;
+  // The checkout's last refusal on the cart (409), said here when the cart it reloaded is empty (another tab removed
+  // everything): the checkout closes then, and its message with it. Without JavaScript the action's answer says it.
+  const [checkoutRefusal, setCheckoutRefusal] = useState<string | null>(null);
+  // Only about the cart it reloaded: a cart with lines again (that reload, or a later one) makes it old news.
+  useEffect(() => {
+    if (lines.length > 0) setCheckoutRefusal(null);
+  }, [lines]);
+  const refusal = actionError?.message ?? (lines.length === 0 ? checkoutRefusal : null);
   const status = useCartStatus();
 
   return (
@@ -339,9 +366,9 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
             : `${dropped} items in your cart are no longer sold in the shop (their products or sizes were taken off), so they were taken out.`}
         </p>
       )}
-      {actionError && !checkoutOpen && (
+      {refusal && !checkoutOpen && (
         <div className="mt-4">
-          <FormAlert>{actionError.message}</FormAlert>
+          <FormAlert>{refusal}</FormAlert>
         </div>
       )}
       {lines.length === 0 ? (
@@ -395,7 +422,15 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
       )}
       {status.region}
       {checkoutOpen && user && checkoutKey && (
-        <CheckoutModal user={user} lines={lines} checkoutKey={checkoutKey} bank={bank} deliveryNote={deliveryNote} serverError={actionError} />
+        <CheckoutModal
+          user={user}
+          lines={lines}
+          checkoutKey={checkoutKey}
+          bank={bank}
+          deliveryNote={deliveryNote}
+          serverError={actionError}
+          onCartRefusal={setCheckoutRefusal}
+        />
       )}
     </div>
   );

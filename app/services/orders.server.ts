@@ -20,6 +20,12 @@ export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
 export const PRICES_CHANGED = "Prices have changed since you opened the checkout. Please check the new total and place your order again.";
 export const CART_EMPTY = "Your cart is empty";
+export const CART_CHANGED = "Your cart changed in another tab or window. Please check it and place your order again.";
+/** A checkout's line whose size was removed from the product since it was shown (its cart line went with it). */
+export const sizeNoLongerSold = (productName: string) =>
+  `${productName} is no longer sold in the size you chose, so it was taken out of your cart. Please check your cart and place your order again.`;
+/** A checkout's line whose product was deleted since it was shown (its cart lines went with it). */
+export const PRODUCT_NO_LONGER_SOLD = "An item in your cart is no longer sold in the shop, so it was taken out. Please check your cart and place your order again.";
 export const noLongerAvailable = (productName: string) => `${productName} is no longer available`;
 
 export interface BankSlip {
@@ -46,24 +52,53 @@ interface OrderLine {
   quantity: number;
 }
 
+/** A line of the customer's server cart as the order compares it: size id -> quantity. */
+type CartQuantities = Map<number, number>;
+
 /** What an order is checked against, read in one batch (readForOrder). */
 interface OrderReads {
   catalogue: Map<number, ProductWithSizes>;
   /** The order this customer's Idempotency-Key already placed; null without a key or when none was. */
   placed: OrderView | null;
+  /** The customer's server cart, for an order sent `fromCart`; else null. */
+  cart: CartQuantities | null;
 }
 
 /**
- * What an order is checked against, in one batch: the catalogue's products and sizes for its items, and the order the
- * customer's Idempotency-Key already placed, if any (then nothing else matters: that order is the answer).
+ * What an order is checked against, in one batch: the catalogue's products and sizes for its items, the order the
+ * customer's Idempotency-Key already placed, if any (then nothing else matters: that order is the answer), and, for
+ * an order sent `fromCart`, the customer's server cart as it is in that same moment.
  */
 async function readForOrder(db: Db, user: SessionUser, input: OrderInput, idempotencyKey: string | undefined): Promise<OrderReads> {
   const productIds = [...new Set(input.orderItems.map((item) => item.productId))];
-  const plans: { catalogue: ReadPlan<OrderReads["catalogue"]>; placed?: ReadPlan<OrderView[]> } = { catalogue: productsWithSizesPlan(db, productIds) };
+  const plans: { catalogue: ReadPlan<OrderReads["catalogue"]>; placed?: ReadPlan<OrderView[]>; cart?: ReadPlan<CartQuantities> } = {
+    catalogue: productsWithSizesPlan(db, productIds),
+  };
   if (idempotencyKey !== undefined) plans.placed = ordersPlan(db, placedWithKey(user, idempotencyKey));
-  const read = (await readTogether(db, plans)) as { catalogue: OrderReads["catalogue"]; placed?: OrderView[] };
-  return { catalogue: read.catalogue, placed: read.placed?.[0] ?? null };
+  if (input.fromCart) {
+    const rows = db.select({ sizeId: cartItems.sizeId, quantity: cartItems.quantity }).from(cartItems).where(eq(cartItems.userId, user.id));
+    plans.cart = { statements: [rows], assemble: ([found]) => new Map((found as Awaited<typeof rows>).map((row) => [row.sizeId, row.quantity])) };
+  }
+  const read = (await readTogether(db, plans)) as { catalogue: OrderReads["catalogue"]; placed?: OrderView[]; cart?: CartQuantities };
+  return { catalogue: read.catalogue, placed: read.placed?.[0] ?? null, cart: read.cart ?? null };
 }
+
+/**
+ * For an order sent `fromCart`, an item the catalogue no longer has as it was shown: its product deleted, or its size
+ * removed (the cart's line went with either). Said before the API's own refusals of them (404, 400 'That size is not
+ * one of this product's sizes'), which a checkout could only repeat.
+ */
+function goneSinceShown(catalogue: Map<number, ProductWithSizes>, items: OrderInput["orderItems"]): string | null {
+  for (const { productId, sizeId } of items) {
+    const found = catalogue.get(productId);
+    if (!found) return PRODUCT_NO_LONGER_SOLD;
+    if (sizeId !== undefined && !found.sizes.some((size) => size.id === sizeId)) return sizeNoLongerSold(found.product.name);
+  }
+  return null;
+}
+
+/** Whether the order's lines are the cart's, line for line: the same sizes (of the same products), the same quantities. */
+const sameAsCart = (lines: OrderLine[], cart: CartQuantities) => lines.length === cart.size && lines.every(({ size, quantity }) => cart.get(size.id) === quantity);
 
 const placedWithKey = (user: SessionUser, idempotencyKey: string) => and(eq(orders.userId, user.id), eq(orders.idempotencyKey, idempotencyKey))!;
 
@@ -83,12 +118,16 @@ function orderLines(catalogue: Map<number, ProductWithSizes>, items: OrderInput[
     if (line) line.quantity += quantity;
     else lines.set(size.id, { product, size, quantity });
   }
-  for (const { product, size, quantity } of lines.values()) {
+  return [...lines.values()];
+}
+
+/** Each line can be bought: its product on sale, its size's stock enough for everything ordered of it. */
+function assertAvailable(lines: OrderLine[]): void {
+  for (const { product, size, quantity } of lines) {
     // A product taken off sale is no longer available in any size: its stock is not what stops the order.
     if (!product.productAvailable) throw conflict(noLongerAvailable(product.name));
     if (quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
   }
-  return [...lines.values()];
 }
 
 const orderIdBySlip = (slipKey: string) => sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.bankSlipKey} = ${slipKey})`;
@@ -155,12 +194,18 @@ export async function placeOrder(
   mailer: Mailer,
   { idempotencyKey }: { idempotencyKey?: string } = {},
 ): Promise<PlacedOrder> {
-  const { catalogue, placed } = await readForOrder(db, user, input, idempotencyKey);
+  const { catalogue, placed, cart } = await readForOrder(db, user, input, idempotencyKey);
   if (placed) return { order: placed, replayed: true };
   // Only the screen's checkout can ask for nothing (the API's schema wants a line): after the key's order is looked
   // for, since a second post of a checkout that placed its order finds the cart that order emptied.
   if (!input.orderItems.length) throw badRequest(CART_EMPTY);
+  const gone = cart ? goneSinceShown(catalogue, input.orderItems) : null;
+  if (gone) throw conflict(gone);
   const lines = orderLines(catalogue, input.orderItems);
+  // The checkout orders the cart it showed: another tab that changed the cart since (a line added, raised, removed)
+  // makes it look again, rather than order one thing and empty the cart of another.
+  if (cart && !sameAsCart(lines, cart)) throw conflict(CART_CHANGED);
+  assertAvailable(lines);
   const totalCents = lines.reduce((total, { product, quantity }) => total + product.priceCents * quantity, 0);
   // The lines are written at the prices read here, so the order is charged exactly what this compared.
   if (input.expectedTotal !== undefined && rupeesToCents(input.expectedTotal) !== totalCents) throw conflict(PRICES_CHANGED);
@@ -201,7 +246,9 @@ export async function placeOrder(
           .set({ stockQuantity: sql`${productSizes.stockQuantity} - ${quantity}` })
           .where(eq(productSizes.id, size.id)),
       ),
-      db.delete(cartItems).where(eq(cartItems.userId, user.id)),
+      // The cart is emptied (API.md). An order sent fromCart was the whole cart when read: it takes out those lines, so
+      // one another tab added in the moment since stays in the cart rather than go unordered.
+      db.delete(cartItems).where(and(eq(cartItems.userId, user.id), cart ? inArray(cartItems.sizeId, lines.map(({ size }) => size.id)) : undefined)),
       confirmationRow(db, mailer, user, input, lines, totalCents, orderId),
     ]);
     mailIds = (results.at(-1) as { id: number }[]).map((row) => row.id);

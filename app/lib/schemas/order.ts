@@ -63,6 +63,10 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
     .min(0, "expectedTotal must be at least 0")
     .refine((total) => rupeesToCents(total) !== null, "expectedTotal must be in whole cents")
     .optional(),
+  // Optional (additive to API.md): true says the items are the customer's server cart as the client showed it (the
+  // checkout screen). When the cart holds other lines now (product, size, quantity: another tab changed it), or an
+  // item's product or size is gone since, the order is refused with 409 and nothing changes.
+  fromCart: z.boolean({ error: typeError("fromCart must be true or false") }).optional(),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
