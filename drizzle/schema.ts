@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { CATEGORIES, MAIL_KINDS, MAIL_STATES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
+import { CART_LINE_GONE_REASONS, CATEGORIES, MAIL_KINDS, MAIL_STATES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
 
 // The one source of the data model. Money is integer cents; timestamps are epoch milliseconds.
 //
@@ -178,6 +178,27 @@ export const cartItems = sqliteTable(
     index("cart_items_product_idx").on(t.productId),
     index("cart_items_size_idx").on(t.sizeId),
     check("cart_items_quantity_check", sql`${t.quantity} >= 1`),
+  ],
+);
+
+// A customer's cart lines that the shop took away: a size removed from its product, or the product deleted (the lines
+// go by ON DELETE CASCADE). Written only by the triggers of migrations/0024, before the lines go, with what the cart
+// showed of them; the cart page says them once and then deletes them (app/services/cart.server.ts cartLinesGonePlan).
+export const cartLinesGone = sqliteTable(
+  "cart_lines_gone",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productName: text("product_name").notNull(),
+    sizeLabel: text("size_label").notNull(),
+    reason: text("reason", { enum: CART_LINE_GONE_REASONS }).notNull(),
+    goneAt: timestamp("gone_at"),
+  },
+  (t) => [
+    index("cart_lines_gone_user_idx").on(t.userId, t.id),
+    check("cart_lines_gone_reason_check", sql`${t.reason} IN (${inList(CART_LINE_GONE_REASONS)})`),
   ],
 );
 

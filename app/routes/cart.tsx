@@ -13,27 +13,40 @@ import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, chooseSlipAgain } from "~/lib/
 import { postedValues } from "~/lib/form-values";
 import { formNumber, parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
-import { nameWithSize } from "~/lib/sizes";
+import type { CartLineGoneReason } from "~/lib/constants";
+import { nameWithSize, ONE_SIZE } from "~/lib/sizes";
 import { HttpError } from "~/lib/http";
 import { cartSetQuerySchema, type CartLine } from "~/lib/schemas/cart";
 import { CHECKOUT_FIELDS, checkoutCustomerSchema, idempotencyKeySchema, orderInputSchema, type CheckoutValues, type OrderInput } from "~/lib/schemas/order";
 import {
+  cartLinesGonePlan,
   clearServerCart,
+  forgetCartLinesGone,
   getServerCart,
+  serverCartPlan,
   removeFromServerCart,
   setGuestCartQuantity,
   setServerCartQuantity,
   toGuestLines,
 } from "~/services/cart.server";
 import { placeOrder, readBankSlip, type BankSlip } from "~/services/orders.server";
+import { readTogether } from "~/services/db.server";
 import { bankDetails, deliveryNoteOf, mailerFor } from "~/services/outbox.server";
 import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const { user, result } = await userWhileReading(request, context, (userId) => getServerCart(context.db, userId));
-  const lines = result ? await result : await guestCartNow(request, context);
+  const { db } = context;
+  // A customer's cart, and the lines the shop took out of it since it was last shown, in one batch.
+  const { user, result } = await userWhileReading(request, context, (userId) => readTogether(db, { cart: serverCartPlan(db, userId), gone: cartLinesGonePlan(db, userId) }));
+  const saved = result ? await result : null;
+  const lines = saved ? saved.cart : await guestCartNow(request, context);
+  // Said once: forgotten after the answer is sent (a failure only says them again on the next page).
+  const gone = saved?.gone ?? [];
+  if (user && gone.length) {
+    context.cloudflare.ctx.waitUntil(forgetCartLinesGone(db, user.id, gone.at(-1)!.id).catch((error) => console.error("Cart: forgetting the lines said failed", error)));
+  }
   // A visitor's cookie forgets the lines of products and sizes gone from the catalogue (they show nowhere), and the
   // page says so once, as it forgets them. (Fewer lines can also be two old lines of one product added up: not gone.)
   const cookieLines = user ? [] : guestCartOf(request, context);
@@ -47,6 +60,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     {
       lines,
       dropped,
+      gone: gone.map(({ productName, sizeLabel, reason }) => ({ productName, sizeLabel, reason })),
       checkoutOpen,
       // The checkout's Idempotency-Key: one per checkout shown, so every press of its Place Order (a double click, a
       // retry after a lost answer) is one attempt and places one order. A new one comes with the page's next load.
@@ -189,6 +203,13 @@ function focusAfterRemoval(line: Element | null): boolean {
 }
 
 const CART_HEADING_ID = "cart-heading";
+const NOTICE_BOX = "mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100";
+
+/** Why a line left a customer's cart, as the cart page says it once (cart_lines_gone). */
+function goneMessage({ productName, sizeLabel, reason }: { productName: string; sizeLabel: string; reason: CartLineGoneReason }): string {
+  if (reason === "PRODUCT_DELETED") return `${nameWithSize(productName, sizeLabel)} is no longer sold in the shop, so it was taken out of your cart.`;
+  return `${productName} is no longer sold in ${sizeLabel === ONE_SIZE ? "one size" : sizeLabel}, so it was taken out of your cart.`;
+}
 const CART_EMPTY = "Your cart is empty";
 
 /**
@@ -326,7 +347,7 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
 }
 
 export default function CartPage({ actionData }: Route.ComponentProps) {
-  const { lines, dropped, checkoutOpen, checkoutKey, bank, deliveryNote } = useLoaderData<typeof loader>();
+  const { lines, dropped, gone, checkoutOpen, checkoutKey, bank, deliveryNote } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -341,7 +362,8 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
   useEffect(() => {
     if (lines.length > 0) setCheckoutRefusal(null);
   }, [lines]);
-  const refusal = actionError?.message ?? (lines.length === 0 ? checkoutRefusal : null);
+  // (A line the shop took away is said by its own notice below, with its size: not twice.)
+  const refusal = actionError?.message ?? (lines.length === 0 && gone.length === 0 ? checkoutRefusal : null);
   const status = useCartStatus();
 
   return (
@@ -360,11 +382,24 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
         </div>
       )}
       {dropped > 0 && (
-        <p role="status" data-testid="cart-dropped" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+        <p role="status" data-testid="cart-dropped" className={NOTICE_BOX}>
           {dropped === 1
             ? "An item in your cart is no longer sold in the shop (its product or its size was taken off), so it was taken out."
             : `${dropped} items in your cart are no longer sold in the shop (their products or sizes were taken off), so they were taken out.`}
         </p>
+      )}
+      {gone.length > 0 && (
+        <div role="status" data-testid="cart-gone" className={NOTICE_BOX}>
+          {gone.length === 1 ? (
+            <p>{goneMessage(gone[0])}</p>
+          ) : (
+            <ul className="list-disc space-y-1 pl-5">
+              {gone.map((line, index) => (
+                <li key={index}>{goneMessage(line)}</li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
       {refusal && !checkoutOpen && (
         <div className="mt-4">
