@@ -29,7 +29,7 @@ import {
   setServerCartQuantity,
   toGuestLines,
 } from "~/services/cart.server";
-import { placeOrder, readBankSlip, type BankSlip } from "~/services/orders.server";
+import { placeOrder, readBankSlip, recentOrderPlan, type BankSlip } from "~/services/orders.server";
 import { readTogether } from "~/services/db.server";
 import { bankDetails, deliveryNoteOf, mailerFor } from "~/services/outbox.server";
 import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
@@ -38,8 +38,11 @@ import type { Route } from "./+types/cart";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { db } = context;
-  // A customer's cart, and the lines the shop took out of it since it was last shown, in one batch.
-  const { user, result } = await userWhileReading(request, context, (userId) => readTogether(db, { cart: serverCartPlan(db, userId), gone: cartLinesGonePlan(db, userId) }));
+  // A customer's cart, the lines the shop took out of it since it was last shown and the order placed in the last few
+  // minutes (an empty cart says where it went), in one batch.
+  const { user, result } = await userWhileReading(request, context, (userId) =>
+    readTogether(db, { cart: serverCartPlan(db, userId), gone: cartLinesGonePlan(db, userId), recent: recentOrderPlan(db, userId) }),
+  );
   const saved = result ? await result : null;
   const lines = saved ? saved.cart : await guestCartNow(request, context);
   // Said once: forgotten after the answer is sent (a failure only says them again on the next page).
@@ -61,6 +64,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       lines,
       dropped,
       gone: gone.map(({ productName, sizeLabel, reason }) => ({ productName, sizeLabel, reason })),
+      recentOrder: lines.length === 0 && saved?.recent ? { id: saved.recent.id, minutesAgo: Math.floor((Date.now() - saved.recent.placedAt) / 60_000) } : null,
       checkoutOpen,
       // The checkout's Idempotency-Key: one per checkout shown, so every press of its Place Order (a double click, a
       // retry after a lost answer) is one attempt and places one order. A new one comes with the page's next load.
@@ -347,7 +351,7 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
 }
 
 export default function CartPage({ actionData }: Route.ComponentProps) {
-  const { lines, dropped, gone, checkoutOpen, checkoutKey, bank, deliveryNote } = useLoaderData<typeof loader>();
+  const { lines, dropped, gone, recentOrder, checkoutOpen, checkoutKey, bank, deliveryNote } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -409,6 +413,14 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
       {lines.length === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center dark:border-slate-700">
           <p className="text-lg font-semibold">{CART_EMPTY}</p>
+          {recentOrder && (
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400" data-testid="recent-order">
+              {`Your order #${recentOrder.id} was placed ${recentOrder.minutesAgo < 1 ? "a moment ago" : recentOrder.minutesAgo === 1 ? "a minute ago" : `${recentOrder.minutesAgo} minutes ago`}. `}
+              <Link to={`/orders/${recentOrder.id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                View it
+              </Link>
+            </p>
+          )}
           <Link to="/" className="btn-primary mt-6">
             Continue shopping
           </Link>

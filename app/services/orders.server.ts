@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
 import type { OrderStatus } from "~/lib/constants";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, bankSlipType } from "~/lib/file-types";
@@ -368,6 +368,24 @@ function ordersPlan(db: Db, where: SQL): ReadPlan<OrderView[]> {
     statements: [db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)), orderItemsOf(db, ids), orderHistoryOf(db, ids)],
     assemble: ([rows, items, history]) => assembleOrderViews(rows as OrderRow[], items as ItemRow[], history as HistoryRow[]),
   };
+}
+
+/** How long the empty cart still speaks of the order that emptied it. */
+export const RECENT_ORDER_MINUTES = 10;
+
+/**
+ * The customer's latest order, when placed in the last RECENT_ORDER_MINUTES minutes (else null), as a plan: the cart
+ * page reads it in its own batch, so an empty cart can say where the order went (a page reloaded while Place Order
+ * was on its way, Back from the order's page). By orders_user_created_idx.
+ */
+export function recentOrderPlan(db: Db, userId: number, now = Date.now()): ReadPlan<{ id: number; placedAt: number } | null> {
+  const rows = db
+    .select({ id: orders.id, placedAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), gte(orders.createdAt, now - RECENT_ORDER_MINUTES * 60_000)))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(1);
+  return { statements: [rows], assemble: ([found]) => (found as Awaited<typeof rows>)[0] ?? null };
 }
 
 /** A customer's orders, newest first (My Orders), as a plan. */
