@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-import { CATEGORIES, MAIL_KINDS, MAIL_STATES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
+import { CART_LINE_GONE_REASONS, CATEGORIES, MAIL_KINDS, MAIL_STATES, ORDER_STATUSES, ROLES } from "../app/lib/constants";
 
 // The one source of the data model. Money is integer cents; timestamps are epoch milliseconds.
 //
@@ -181,6 +181,27 @@ export const cartItems = sqliteTable(
   ],
 );
 
+// A customer's cart lines that the shop took away: a size removed from its product, or the product deleted (the lines
+// go by ON DELETE CASCADE). Written only by the triggers of migrations/0024, before the lines go, with what the cart
+// showed of them; the cart page says them once and then deletes them (app/services/cart.server.ts cartLinesGonePlan).
+export const cartLinesGone = sqliteTable(
+  "cart_lines_gone",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productName: text("product_name").notNull(),
+    sizeLabel: text("size_label").notNull(),
+    reason: text("reason", { enum: CART_LINE_GONE_REASONS }).notNull(),
+    goneAt: timestamp("gone_at"),
+  },
+  (t) => [
+    index("cart_lines_gone_user_idx").on(t.userId, t.id),
+    check("cart_lines_gone_reason_check", sql`${t.reason} IN (${inList(CART_LINE_GONE_REASONS)})`),
+  ],
+);
+
 export const orders = sqliteTable(
   "orders",
   {
@@ -196,6 +217,9 @@ export const orders = sqliteTable(
     statusChangedBy: integer("status_changed_by").references(() => users.id, { onDelete: "set null" }),
     bankSlipKey: text("bank_slip_key"),
     bankSlipType: text("bank_slip_type"),
+    // The client's Idempotency-Key for the request that placed the order (null without one): a second request of the
+    // same customer with the same key answers this order instead of placing another (orders.server.ts placeOrder).
+    idempotencyKey: text("idempotency_key"),
     createdAt: timestamp("created_at"),
   },
   (t) => [
@@ -212,6 +236,9 @@ export const orders = sqliteTable(
     index("orders_customer_phone_idx").on(sql`replace(replace(replace(${t.customerPhone}, ' ', ''), '-', ''), '+', '')`, t.createdAt),
     // The slip is stored before the order exists, so its key (not the id) is what the order's batch finds it by.
     uniqueIndex("orders_bank_slip_key_unique").on(t.bankSlipKey),
+    // One order per customer and key: of two requests with one key at once, the second's batch fails here and then
+    // answers the first's order. Keys are the customer's own (another's same key is another order); NULLs never clash.
+    uniqueIndex("orders_user_idempotency_key_unique").on(t.userId, t.idempotencyKey),
   ],
 );
 

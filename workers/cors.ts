@@ -6,9 +6,12 @@
 export const API_PREFIX = "/api/";
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE"];
 /** The request headers the contract uses (lower case, as browsers send them in Access-Control-Request-Headers). */
-const ALLOWED_HEADERS = ["authorization", "content-type", "x-d1-bookmark"];
-/** Answer headers a client needs to read: paging, the login limit, a slip's file name, image validators, a search's match and its correction. */
-const EXPOSED_HEADERS = "X-Total-Count, Link, Retry-After, Content-Disposition, ETag, X-Auth-Token, X-D1-Bookmark, X-Search-Match, X-Search-Corrected";
+const ALLOWED_HEADERS = ["authorization", "content-type", "x-d1-bookmark", "idempotency-key"];
+/**
+ * Answer headers a client needs to read: paging, the login limit, a slip's file name, image validators, a search's
+ * match and its correction, an order answered again for its Idempotency-Key.
+ */
+const EXPOSED_HEADERS = "X-Total-Count, Link, Retry-After, Content-Disposition, ETag, X-Auth-Token, X-D1-Bookmark, X-Search-Match, X-Search-Corrected, Idempotent-Replayed";
 /** How long a browser may reuse a preflight (Chromium caps it at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
@@ -63,7 +66,7 @@ export function preflightResponse(request: Request, origin: string | null): Resp
     headers: {
       "Access-Control-Allow-Origin": origin,
       "Access-Control-Allow-Methods": ALLOWED_METHODS.join(", "),
-      "Access-Control-Allow-Headers": "Authorization, Content-Type, X-D1-Bookmark",
+      "Access-Control-Allow-Headers": "Authorization, Content-Type, X-D1-Bookmark, Idempotency-Key",
       "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE_SECONDS),
       Vary: vary,
     },

@@ -7,7 +7,7 @@ import { BANK_SLIP_PICTURE, preparePicture } from "~/lib/prepare-picture";
 import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
-import { checkoutCustomerSchema, type CheckoutValues } from "~/lib/schemas/order";
+import { checkoutCustomerSchema, IDEMPOTENCY_KEY_HEADER, type CheckoutValues } from "~/lib/schemas/order";
 import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
 import { DialogCloseLink, Modal } from "./Modal";
@@ -43,17 +43,23 @@ async function checkSlip(file: File | null): Promise<{ problem: string | null; t
 export function CheckoutModal({
   user,
   lines,
+  checkoutKey,
   bank,
   deliveryNote,
   serverError,
+  onCartRefusal,
 }: {
   user: PublicUser;
   lines: CartLine[];
+  /** This checkout's Idempotency-Key: every press sends it, so the server places at most one order for them all. */
+  checkoutKey: string;
   bank: Bank;
   /** The shop's delivery terms (DELIVERY_NOTE), or null to say nothing. */
   deliveryNote: string | null;
   /** A refused checkout without JavaScript: its message, its fields at fault and what was typed in them. */
   serverError: { message: string; fieldErrors?: Record<string, string[]>; values?: CheckoutValues } | null;
+  /** A refusal on the cart's contents (409), which reloads the cart: told to the cart page, which says it if the checkout closes with an empty cart. */
+  onCartRefusal?: (message: string) => void;
 }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -74,10 +80,15 @@ export function CheckoutModal({
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(serverError ? { tone: "error", text: serverError.message } : null);
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
+  // The submission, taken before anything is awaited: a second press (a double click, a tap while a big photo is
+  // checked) finds it taken and sends nothing. `placing` is state, seen only once React has drawn again, too late
+  // for a press 60 ms after the first. Let go when the order is refused, kept once it is placed.
+  const submitting = useRef(false);
   // A slip chosen and found wrong (its type, its size): Place Order is unavailable until another is chosen.
   const slipRefused = slip !== null && slipError !== null && !preparing;
   // Added up in cents, as the server does: a sum of rupee fractions drifts, and the total goes back as expectedTotal.
   const total = lines.reduce((sum, line) => sum + Math.round(line.unitPrice * 100) * line.quantity, 0) / 100;
+  const shownLines = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
   useEffect(() => setHydrated(true), []);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
@@ -120,12 +131,25 @@ export function CheckoutModal({
 
   async function placeOrder(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (placing || placed || preparingNow.current) return; // the button stays focusable meanwhile (aria-disabled)
+    if (submitting.current || preparingNow.current) return; // the button stays focusable meanwhile (aria-disabled)
     // A slip found wrong when chosen holds the order back until another is chosen: the press sends nothing and takes
     // the shopper to the field, where its message is (and is read with it).
     if (slipRefused) return document.getElementById(SLIP_FIELD_ID)?.focus();
+    submitting.current = true;
+    setPlacing(true);
+    let orderPlaced = false;
+    try {
+      orderPlaced = (await submitOrder(event.currentTarget)) === true;
+    } finally {
+      if (!orderPlaced) submitting.current = false;
+      setPlacing(false);
+    }
+  }
+
+  /** Checks the form and the slip, then sends the order: true once it is placed. */
+  async function submitOrder(formElement: HTMLFormElement): Promise<boolean | void> {
     setMessage(null);
-    const values = Object.fromEntries(new FormData(event.currentTarget));
+    const values = Object.fromEntries(new FormData(formElement));
     const customer = checkoutCustomerSchema.safeParse(values);
     if (!customer.success) {
       const fieldErrors: Record<string, string[]> = {};
@@ -141,17 +165,20 @@ export function CheckoutModal({
     }
 
     const body = new FormData();
-    const orderItems = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
-    body.set("order", JSON.stringify({ ...customer.data, orderItems, expectedTotal: total }));
+    // The lines shown, fromCart: refused (409) if another tab changed the cart since, rather than ordered.
+    body.set("order", JSON.stringify({ ...customer.data, orderItems: shownLines, fromCart: true, expectedTotal: total }));
     body.set("bankSlip", slip);
-    setPlacing(true);
-    const response = await fetch("/api/orders", { method: "POST", body }).catch(() => null);
-    setPlacing(false);
+    const response = await fetch("/api/orders", { method: "POST", body, headers: { [IDEMPOTENCY_KEY_HEADER]: checkoutKey } }).catch(() => null);
     if (!response?.ok) {
-      // A refusal on the cart's contents (a price changed, a size sold out) shows the cart as it now is.
-      if (response?.status === 409) revalidator.revalidate();
+      const text = await failureMessage(response);
+      // A refusal on the cart's contents (a price changed, a size sold out, another tab changed the cart) shows the
+      // cart as it now is.
+      if (response?.status === 409) {
+        onCartRefusal?.(text);
+        revalidator.revalidate();
+      }
       setRefusal({ fieldErrors: {} });
-      return setMessage({ tone: "error", text: await failureMessage(response) });
+      return setMessage({ tone: "error", text });
     }
 
     const order = (await response.json()) as { id: number };
@@ -166,6 +193,7 @@ export function CheckoutModal({
       navigate(`/orders/${order.id}?placed=1`, { replace: true });
       window.alert(`Thank you! Your order #${order.id} has been placed. You can follow it under My Orders.`);
     }, CHECKOUT_CLOSE_MS);
+    return true;
   }
 
   const errors = refusal?.fieldErrors;
@@ -209,6 +237,8 @@ export function CheckoutModal({
       <Form ref={form} method="post" action="/cart?checkout" encType="multipart/form-data" onSubmit={placeOrder} className="mt-6 space-y-4" noValidate>
         <input type="hidden" name="intent" value="checkout" />
         <input type="hidden" name="expectedTotal" value={total} />
+        <input type="hidden" name="idempotencyKey" value={checkoutKey} />
+        <input type="hidden" name="cartLines" value={JSON.stringify(shownLines)} />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? user.name} errors={errors?.customerName} />

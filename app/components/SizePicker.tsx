@@ -1,8 +1,8 @@
-import { useRef, useState, type FormEvent } from "react";
-import { useFetcher, useLocation, useSearchParams } from "react-router";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useFetcher, useLocation, useRevalidator, useSearchParams } from "react-router";
 
 import type { Category } from "~/lib/constants";
-import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, SIZE_REFUSALS, onlyLeft, sizePickerId, type SizeView } from "~/lib/sizes";
+import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, SIZE_REFUSALS, UNKNOWN_SIZE, onlyLeft, sizeNoLongerSold, sizePickerId, type SizeView } from "~/lib/sizes";
 import { OutOfStockButton } from "./AddToCartButton";
 import { queueCartWrite } from "./cartWrites";
 import { Toast, VIEW_CART } from "./Toast";
@@ -25,16 +25,31 @@ export function SizePicker({ productId, productName, category, sizes, available 
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const group = useRef<HTMLFieldSetElement>(null);
-  const [chosen, setChosen] = useState<SizeView | null>(null);
+  const revalidator = useRevalidator();
+  // The size chosen, as the page's data has it now: a size removed since (the data reloaded) is no longer chosen.
+  const [chosenId, setChosenId] = useState<number | null>(null);
+  const chosen = sizes.find((size) => size.id === chosenId) ?? null;
   // What is wrong with the choice: none made (caught here, or by the server for a form sent without JavaScript, whose
-  // answer comes back in the address as cartError), until a size is chosen.
+  // answer comes back in the address as cartError), or a size no longer sold, until a size is chosen.
   const [problem, setProblem] = useState<string | null>(() => {
     const returned = searchParams.get("cartError");
+    if (returned === UNKNOWN_SIZE) return sizeNoLongerSold();
     return returned !== null && SIZE_REFUSALS.includes(returned) ? returned : null;
   });
   // Waiting for an add of the page's grid ("You may also like") to be answered first: cartWrites.ts.
   const [queued, setQueued] = useState(false);
   const adding = queued || fetcher.state !== "idle";
+  // The chosen size was removed while the page was open (an admin's save): the server refuses it as not one of the
+  // product's sizes. Said here, in the shop's words, and the page's data is loaded again, so the sizes shown are the
+  // ones sold now and the removed one is no longer chosen (a refused add reloads nothing by itself).
+  const refusedSize = fetcher.state === "idle" && fetcher.data?.ok === false && fetcher.data.message === UNKNOWN_SIZE ? fetcher.data : null;
+  useEffect(() => {
+    if (!refusedSize) return;
+    setProblem(sizeNoLongerSold(sizes.find((size) => size.id === chosenId)?.label));
+    setChosenId(null);
+    void revalidator.revalidate();
+    // Once for each refusal (its answer is a new object), whatever else changed.
+  }, [refusedSize]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -80,12 +95,14 @@ export function SizePicker({ productId, productName, category, sizes, available 
                   name="sizeId"
                   value={size.id}
                   disabled={soldOut || !available}
+                  // Held by the page's choice (not the browser's alone), so a size removed meanwhile is never left chosen.
+                  checked={size.id === chosenId}
                   className="sr-only"
                   // Its name is written out: one from the label's lines would read "EU 30 , sold out" (Chromium puts a
                   // space between the label's blocks, a hidden ", sold out" among them) and "EU 27 3 left".
                   aria-label={soldOut ? `${size.label}, sold out` : few ? `${size.label}, ${size.stockQuantity} left` : size.label}
                   onChange={() => {
-                    setChosen(size);
+                    setChosenId(size.id);
                     setProblem(null);
                   }}
                 />
@@ -116,7 +133,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
         )}
       </div>
       <Toast
-        message={fetcher.state === "idle" ? (fetcher.data?.message ?? null) : null}
+        message={fetcher.state === "idle" && !refusedSize ? (fetcher.data?.message ?? null) : null}
         tone={fetcher.data?.ok === false ? "error" : "success"}
         id={fetcher.data}
         link={fetcher.data?.ok ? VIEW_CART : undefined}

@@ -182,26 +182,29 @@ export interface EndpointDoc {
   /** Multipart fields, for the document: name → schema (a JSON string field) or "binary" (a file). */
   multipart?: Record<string, z.ZodType | "binary">;
   query?: z.ZodObject;
+  /** Request headers read by the endpoint, by their names (e.g. "Idempotency-Key"): an absent header is undefined. */
+  headers?: z.ZodObject;
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
 }
 
-export interface Endpoint<A extends Auth = Auth, B extends z.ZodType | undefined = any, Q extends z.ZodObject | undefined = any>
-  extends Omit<EndpointDoc, "auth" | "body" | "query"> {
+export interface Endpoint<A extends Auth = Auth, B extends z.ZodType | undefined = any, Q extends z.ZodObject | undefined = any, H extends z.ZodObject | undefined = any>
+  extends Omit<EndpointDoc, "auth" | "body" | "query" | "headers"> {
   auth: A;
   body?: B;
   query?: Q;
-  handler(args: ApiArgs & { params: Record<string, string>; user: UserFor<A>; body: Out<B>; query: Out<Q> }): Promise<Response> | Response;
+  headers?: H;
+  handler(args: ApiArgs & { params: Record<string, string>; user: UserFor<A>; body: Out<B>; query: Out<Q>; headers: Out<H> }): Promise<Response> | Response;
 }
 
-/** Declares one endpoint; a function only so TypeScript infers the body, query and user types for the handler. */
-export function endpoint<const A extends Auth, B extends z.ZodType | undefined = undefined, Q extends z.ZodObject | undefined = undefined>(
-  definition: Endpoint<A, B, Q>,
-): Endpoint<A, B, Q> {
+/** Declares one endpoint; a function only so TypeScript infers the body, query, headers and user types for the handler. */
+export function endpoint<const A extends Auth, B extends z.ZodType | undefined = undefined, Q extends z.ZodObject | undefined = undefined, H extends z.ZodObject | undefined = undefined>(
+  definition: Endpoint<A, B, Q, H>,
+): Endpoint<A, B, Q, H> {
   return definition;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry keeps its own precise types
-export type ApiTable = Record<`${Method} /${string}`, Endpoint<any, any, any>>;
+export type ApiTable = Record<`${Method} /${string}`, Endpoint<any, any, any, any>>;
 
 function matchPath(pattern: string, path: string): Record<string, string> | null {
   const want = pattern.split("/").filter(Boolean);
@@ -232,6 +235,14 @@ function queryObject(url: URL): Record<string, string> {
   return Object.fromEntries(url.searchParams);
 }
 
+/** The headers a schema names, as sent (names compared case-insensitively); an absent one is left out. */
+function headerObject(request: Request, schema: z.ZodObject): Record<string, string> {
+  return Object.fromEntries(Object.keys(schema.shape).flatMap((name) => {
+    const value = request.headers.get(name);
+    return value === null ? [] : [[name, value]];
+  }));
+}
+
 /**
  * One REST resource: its endpoints by "METHOD /path" under a prefix (e.g. "/api/auth"). The module's loader and
  * action both dispatch through it, so every method of every path answers JSON in API.md's shape (405 for a method the
@@ -256,8 +267,9 @@ export function apiResource(prefix: string, table: ApiTable) {
       const { definition } = match;
       const user = await userFor(definition.auth, args);
       const query = definition.query ? parseWith(definition.query, queryObject(url)) : undefined;
+      const headers = definition.headers ? parseWith(definition.headers, headerObject(args.request, definition.headers)) : undefined;
       const body = definition.body ? await readJson(args.request, definition.body) : undefined;
-      return await definition.handler({ ...args, params: match.params, user, body, query });
+      return await definition.handler({ ...args, params: match.params, user, body, query, headers });
     } catch (error) {
       return toErrorResponse(error);
     }

@@ -2,6 +2,9 @@
 export const CATEGORIES = ["Gents", "Ladies", "Kids", "Accessories"] as const;
 export const ROLES = ["ROLE_ADMIN", "ROLE_CUSTOMER"] as const;
 export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED"] as const;
+/** Why the shop took a line out of a customer's cart (cart_lines_gone): its size removed, or its product deleted. */
+export const CART_LINE_GONE_REASONS = ["SIZE_REMOVED", "PRODUCT_DELETED"] as const;
+export type CartLineGoneReason = (typeof CART_LINE_GONE_REASONS)[number];
 
 /**
  * What the admin's status form says, in the browser and from the server alike. A cancellation puts back only the

@@ -14,6 +14,11 @@ export const onlyLeft = (stock: number): string => `Only ${stock} left`;
 export const LOW_STOCK = 3;
 export const SELECT_A_SIZE = "Please select a size";
 export const UNKNOWN_SIZE = "That size is not one of this product's sizes";
+/**
+ * The screens' words for UNKNOWN_SIZE (the API keeps API.md's): a shopper's page only offers the product's own sizes,
+ * so a size refused as not one of them was removed since the page was shown. Named when the page knows which.
+ */
+export const sizeNoLongerSold = (label?: string): string => `${label ?? "That size"} is no longer sold. Please choose another size.`;
 /** Refusals of an add that are about the size: the product page's size picker says them under the sizes. */
 export const SIZE_REFUSALS: readonly string[] = [SELECT_A_SIZE, UNKNOWN_SIZE];
 /**

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { data, Link, redirect, useFetcher, useLoaderData, useRouteLoaderData, useSearchParams } from "react-router";
 
 import { queueCartWrite } from "~/components/cartWrites";
@@ -13,27 +13,43 @@ import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, chooseSlipAgain } from "~/lib/
 import { postedValues } from "~/lib/form-values";
 import { formNumber, parseForm, readSizeId } from "~/lib/forms";
 import { formatPrice } from "~/lib/format";
-import { nameWithSize } from "~/lib/sizes";
+import type { CartLineGoneReason } from "~/lib/constants";
+import { nameWithSize, ONE_SIZE } from "~/lib/sizes";
 import { HttpError } from "~/lib/http";
 import { cartSetQuerySchema, type CartLine } from "~/lib/schemas/cart";
-import { CHECKOUT_FIELDS, checkoutCustomerSchema, orderInputSchema, type CheckoutValues } from "~/lib/schemas/order";
+import { CHECKOUT_FIELDS, checkoutCustomerSchema, idempotencyKeySchema, orderInputSchema, type CheckoutValues, type OrderInput } from "~/lib/schemas/order";
 import {
+  cartLinesGonePlan,
   clearServerCart,
+  forgetCartLinesGone,
   getServerCart,
+  serverCartPlan,
   removeFromServerCart,
   setGuestCartQuantity,
   setServerCartQuantity,
   toGuestLines,
 } from "~/services/cart.server";
-import { placeOrder, readBankSlip, type BankSlip } from "~/services/orders.server";
+import { placeOrder, readBankSlip, recentOrderPlan, type BankSlip } from "~/services/orders.server";
+import { readTogether } from "~/services/db.server";
 import { bankDetails, deliveryNoteOf, mailerFor } from "~/services/outbox.server";
 import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const { user, result } = await userWhileReading(request, context, (userId) => getServerCart(context.db, userId));
-  const lines = result ? await result : await guestCartNow(request, context);
+  const { db } = context;
+  // A customer's cart, the lines the shop took out of it since it was last shown and the order placed in the last few
+  // minutes (an empty cart says where it went), in one batch.
+  const { user, result } = await userWhileReading(request, context, (userId) =>
+    readTogether(db, { cart: serverCartPlan(db, userId), gone: cartLinesGonePlan(db, userId), recent: recentOrderPlan(db, userId) }),
+  );
+  const saved = result ? await result : null;
+  const lines = saved ? saved.cart : await guestCartNow(request, context);
+  // Said once: forgotten after the answer is sent (a failure only says them again on the next page).
+  const gone = saved?.gone ?? [];
+  if (user && gone.length) {
+    context.cloudflare.ctx.waitUntil(forgetCartLinesGone(db, user.id, gone.at(-1)!.id).catch((error) => console.error("Cart: forgetting the lines said failed", error)));
+  }
   // A visitor's cookie forgets the lines of products and sizes gone from the catalogue (they show nowhere), and the
   // page says so once, as it forgets them. (Fewer lines can also be two old lines of one product added up: not gone.)
   const cookieLines = user ? [] : guestCartOf(request, context);
@@ -41,12 +57,18 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const dropped = cookieLines.filter((old) => !shown(old)).length;
   const headers = lines.length < cookieLines.length ? { "Set-Cookie": writeGuestCart(request, context, toGuestLines(lines)) } : undefined;
   const env = context.cloudflare.env;
+  // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
+  const checkoutOpen = url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem);
   return data(
     {
       lines,
       dropped,
-      // A line that cannot be bought as it stands holds the checkout back until the shopper fixes it.
-      checkoutOpen: url.searchParams.has("checkout") && user !== null && lines.length > 0 && !lines.some(cartLineProblem),
+      gone: gone.map(({ productName, sizeLabel, reason }) => ({ productName, sizeLabel, reason })),
+      recentOrder: lines.length === 0 && saved?.recent ? { id: saved.recent.id, minutesAgo: Math.floor((Date.now() - saved.recent.placedAt) / 60_000) } : null,
+      checkoutOpen,
+      // The checkout's Idempotency-Key: one per checkout shown, so every press of its Place Order (a double click, a
+      // retry after a lost answer) is one attempt and places one order. A new one comes with the page's next load.
+      checkoutKey: checkoutOpen ? crypto.randomUUID() : null,
       bank: bankDetails(env),
       deliveryNote: deliveryNoteOf(env),
     },
@@ -107,6 +129,34 @@ function expectedTotalOf(form: FormData): number | undefined {
 }
 
 /**
+ * The lines the checkout showed (a hidden field, JSON as the API's orderItems), ordered `fromCart`: the order is
+ * refused (409) when the cart holds other lines now. A form without the field (a page from before it) orders the
+ * cart as it is, as it always did.
+ */
+function shownLinesOf(form: FormData): OrderInput["orderItems"] | undefined {
+  const sent = form.get("cartLines");
+  if (typeof sent !== "string" || sent === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(sent);
+  } catch {
+    throw new HttpError(400, "Your cart could not be read. Please open the checkout again.");
+  }
+  const items = orderInputSchema.shape.orderItems.safeParse(parsed);
+  if (!items.success) throw new HttpError(400, items.error.issues[0].message);
+  return items.data;
+}
+
+/** The checkout's key (a hidden field, the page's checkoutKey), read as the API reads its Idempotency-Key header. */
+function idempotencyKeyOf(form: FormData): string | undefined {
+  const sent = form.get("idempotencyKey");
+  if (sent === null || sent === "") return undefined;
+  const parsed = idempotencyKeySchema.safeParse(sent);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0].message);
+  return parsed.data;
+}
+
+/**
  * The checkout without JavaScript: the same order service as POST /api/orders, with the items of the saved cart.
  * A refusal answers what was typed, so the page shows it again rather than the profile's values (a shopper who only
  * picked the slip again would have shipped to the profile's address), and every field at fault at once, the slip's
@@ -133,12 +183,12 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
     }
     if (!customer.ok) return refuse(400, customer.message, { ...customer.fieldErrors, ...slipRefused?.fieldErrors });
     if (!slip) return refuse(slipRefused!.status, slipRefused!.message, slipRefused!.fieldErrors);
-    const lines = await getServerCart(context.db, user.id);
-    if (!lines.length) throw new HttpError(400, "Your cart is empty");
-    const items = lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
+    const shown = shownLinesOf(form);
+    const items = shown ?? (await getServerCart(context.db, user.id)).map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity }));
     const expectedTotal = expectedTotalOf(form);
-    const input = { ...customer.data, orderItems: items, expectedTotal };
-    const order = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context));
+    const input = { ...customer.data, orderItems: items, expectedTotal, fromCart: shown !== undefined };
+    // A second post of the same checkout (a double click without JavaScript) lands on the first's order.
+    const { order } = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context), { idempotencyKey: idempotencyKeyOf(form) });
     return redirect(`/orders/${order.id}?placed=1`);
   } catch (error) {
     if (error instanceof HttpError) return refuse(error.status, error.message, error.fieldErrors);
@@ -157,6 +207,13 @@ function focusAfterRemoval(line: Element | null): boolean {
 }
 
 const CART_HEADING_ID = "cart-heading";
+const NOTICE_BOX = "mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100";
+
+/** Why a line left a customer's cart, as the cart page says it once (cart_lines_gone). */
+function goneMessage({ productName, sizeLabel, reason }: { productName: string; sizeLabel: string; reason: CartLineGoneReason }): string {
+  if (reason === "PRODUCT_DELETED") return `${nameWithSize(productName, sizeLabel)} is no longer sold in the shop, so it was taken out of your cart.`;
+  return `${productName} is no longer sold in ${sizeLabel === ONE_SIZE ? "one size" : sizeLabel}, so it was taken out of your cart.`;
+}
 const CART_EMPTY = "Your cart is empty";
 
 /**
@@ -294,7 +351,7 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
 }
 
 export default function CartPage({ actionData }: Route.ComponentProps) {
-  const { lines, dropped, checkoutOpen, bank, deliveryNote } = useLoaderData<typeof loader>();
+  const { lines, dropped, gone, recentOrder, checkoutOpen, checkoutKey, bank, deliveryNote } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const user = root?.user ?? null;
@@ -302,6 +359,15 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
   const total = lines.reduce((sum, line) => (cartLineProblem(line) ? sum : sum + line.unitPrice * line.quantity), 0);
   const blocked = lines.some(cartLineProblem);
   const actionError = actionData && !actionData.ok ? { message: actionData.message ?? "", fieldErrors: actionData.fieldErrors, values: actionData.values } : null;
+  // The checkout's last refusal on the cart (409), said here when the cart it reloaded is empty (another tab removed
+  // everything): the checkout closes then, and its message with it. Without JavaScript the action's answer says it.
+  const [checkoutRefusal, setCheckoutRefusal] = useState<string | null>(null);
+  // Only about the cart it reloaded: a cart with lines again (that reload, or a later one) makes it old news.
+  useEffect(() => {
+    if (lines.length > 0) setCheckoutRefusal(null);
+  }, [lines]);
+  // (A line the shop took away is said by its own notice below, with its size: not twice.)
+  const refusal = actionError?.message ?? (lines.length === 0 && gone.length === 0 ? checkoutRefusal : null);
   const status = useCartStatus();
 
   return (
@@ -320,20 +386,41 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
         </div>
       )}
       {dropped > 0 && (
-        <p role="status" data-testid="cart-dropped" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+        <p role="status" data-testid="cart-dropped" className={NOTICE_BOX}>
           {dropped === 1
             ? "An item in your cart is no longer sold in the shop (its product or its size was taken off), so it was taken out."
             : `${dropped} items in your cart are no longer sold in the shop (their products or sizes were taken off), so they were taken out.`}
         </p>
       )}
-      {actionError && !checkoutOpen && (
+      {gone.length > 0 && (
+        <div role="status" data-testid="cart-gone" className={NOTICE_BOX}>
+          {gone.length === 1 ? (
+            <p>{goneMessage(gone[0])}</p>
+          ) : (
+            <ul className="list-disc space-y-1 pl-5">
+              {gone.map((line, index) => (
+                <li key={index}>{goneMessage(line)}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {refusal && !checkoutOpen && (
         <div className="mt-4">
-          <FormAlert>{actionError.message}</FormAlert>
+          <FormAlert>{refusal}</FormAlert>
         </div>
       )}
       {lines.length === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-slate-300 px-6 py-16 text-center dark:border-slate-700">
           <p className="text-lg font-semibold">{CART_EMPTY}</p>
+          {recentOrder && (
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400" data-testid="recent-order">
+              {`Your order #${recentOrder.id} was placed ${recentOrder.minutesAgo < 1 ? "a moment ago" : recentOrder.minutesAgo === 1 ? "a minute ago" : `${recentOrder.minutesAgo} minutes ago`}. `}
+              <Link to={`/orders/${recentOrder.id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                View it
+              </Link>
+            </p>
+          )}
           <Link to="/" className="btn-primary mt-6">
             Continue shopping
           </Link>
@@ -381,7 +468,17 @@ export default function CartPage({ actionData }: Route.ComponentProps) {
         </div>
       )}
       {status.region}
-      {checkoutOpen && user && <CheckoutModal user={user} lines={lines} bank={bank} deliveryNote={deliveryNote} serverError={actionError} />}
+      {checkoutOpen && user && checkoutKey && (
+        <CheckoutModal
+          user={user}
+          lines={lines}
+          checkoutKey={checkoutKey}
+          bank={bank}
+          deliveryNote={deliveryNote}
+          serverError={actionError}
+          onCartRefusal={setCheckoutRefusal}
+        />
+      )}
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 
 import { ABOVE_STOCK, GUEST_CART_FULL, OUT_OF_STOCK, PRODUCT_NOT_FOUND } from "~/lib/availability";
 import { centsToRupees } from "~/lib/format";
-import { GUEST_CART_MAX_LINES } from "~/lib/constants";
+import { GUEST_CART_MAX_LINES, type CartLineGoneReason } from "~/lib/constants";
 import type { GuestCartLine } from "~/lib/guest-cart";
 import { badRequest, conflict, notFound } from "~/lib/http";
 import type { CartLine } from "~/lib/schemas/cart";
@@ -11,7 +11,7 @@ import { imageUrl } from "./catalogue.server";
 import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { chooseSize, loadProductsWithSizes } from "./sizes.server";
 
-const { cartItems, products, productSizes } = schema;
+const { cartItems, cartLinesGone, products, productSizes } = schema;
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -54,6 +54,36 @@ export function serverCartPlan(db: Db, userId: number): ReadPlan<CartLine[]> {
     statements: [lines],
     assemble: ([rows]) => (rows as Awaited<typeof lines>).map(({ product, size, quantity }) => toCartLine(product, size, quantity)),
   };
+}
+
+/** A cart line the shop took away since the customer last saw their cart (cart_lines_gone). */
+export interface CartLineGone {
+  id: number;
+  productName: string;
+  sizeLabel: string;
+  reason: CartLineGoneReason;
+}
+
+/** The most a cart page says at once; the rest waits for the next page. */
+const GONE_SHOWN_MAX = 20;
+
+/**
+ * The customer's cart lines that went with a removed size or a deleted product (written by the triggers of
+ * migrations/0024), oldest first: the cart page reads them in its own batch and says them once (forgetCartLinesGone).
+ */
+export function cartLinesGonePlan(db: Db, userId: number): ReadPlan<CartLineGone[]> {
+  const rows = db
+    .select({ id: cartLinesGone.id, productName: cartLinesGone.productName, sizeLabel: cartLinesGone.sizeLabel, reason: cartLinesGone.reason })
+    .from(cartLinesGone)
+    .where(eq(cartLinesGone.userId, userId))
+    .orderBy(asc(cartLinesGone.id))
+    .limit(GONE_SHOWN_MAX);
+  return { statements: [rows], assemble: ([found]) => found as CartLineGone[] };
+}
+
+/** Once said: the lines read up to `lastId` (one written meanwhile stays for the next page). */
+export async function forgetCartLinesGone(db: Db, userId: number, lastId: number): Promise<void> {
+  await db.delete(cartLinesGone).where(and(eq(cartLinesGone.userId, userId), lte(cartLinesGone.id, lastId)));
 }
 
 export async function getServerCart(db: Db, userId: number): Promise<CartLine[]> {

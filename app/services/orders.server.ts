@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
 import type { OrderStatus } from "~/lib/constants";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES, bankSlipType } from "~/lib/file-types";
@@ -11,7 +11,7 @@ import { nameWithSize, type SizeView } from "~/lib/sizes";
 import type { SessionUser } from "./auth.server";
 import { abortedByTrigger, constraintFailure, type Db, type ReadPlan, readTogether, schema } from "./db.server";
 import { firstAttemptAt, outboxValues, type Mailer } from "./outbox.server";
-import { chooseSize, loadProductsWithSizes } from "./sizes.server";
+import { chooseSize, productsWithSizesPlan, type ProductWithSizes } from "./sizes.server";
 
 const { orders, orderItems, orderStatusHistory, products, productSizes, cartItems, users, emailOutbox } = schema;
 export type OrderRow = typeof orders.$inferSelect;
@@ -19,6 +19,13 @@ export type OrderRow = typeof orders.$inferSelect;
 export const ORDER_NOT_FOUND = "Order not found";
 export const insufficientStock = (productName: string) => `Insufficient stock for ${productName}`;
 export const PRICES_CHANGED = "Prices have changed since you opened the checkout. Please check the new total and place your order again.";
+export const CART_EMPTY = "Your cart is empty";
+export const CART_CHANGED = "Your cart changed in another tab or window. Please check it and place your order again.";
+/** A checkout's line whose size was removed from the product since it was shown (its cart line went with it). */
+export const sizeNoLongerSold = (productName: string) =>
+  `${productName} is no longer sold in the size you chose, so it was taken out of your cart. Please check your cart and place your order again.`;
+/** A checkout's line whose product was deleted since it was shown (its cart lines went with it). */
+export const PRODUCT_NO_LONGER_SOLD = "An item in your cart is no longer sold in the shop, so it was taken out. Please check your cart and place your order again.";
 export const noLongerAvailable = (productName: string) => `${productName} is no longer available`;
 
 export interface BankSlip {
@@ -45,13 +52,61 @@ interface OrderLine {
   quantity: number;
 }
 
+/** A line of the customer's server cart as the order compares it: size id -> quantity. */
+type CartQuantities = Map<number, number>;
+
+/** What an order is checked against, read in one batch (readForOrder). */
+interface OrderReads {
+  catalogue: Map<number, ProductWithSizes>;
+  /** The order this customer's Idempotency-Key already placed; null without a key or when none was. */
+  placed: OrderView | null;
+  /** The customer's server cart, for an order sent `fromCart`; else null. */
+  cart: CartQuantities | null;
+}
+
+/**
+ * What an order is checked against, in one batch: the catalogue's products and sizes for its items, the order the
+ * customer's Idempotency-Key already placed, if any (then nothing else matters: that order is the answer), and, for
+ * an order sent `fromCart`, the customer's server cart as it is in that same moment.
+ */
+async function readForOrder(db: Db, user: SessionUser, input: OrderInput, idempotencyKey: string | undefined): Promise<OrderReads> {
+  const productIds = [...new Set(input.orderItems.map((item) => item.productId))];
+  const plans: { catalogue: ReadPlan<OrderReads["catalogue"]>; placed?: ReadPlan<OrderView[]>; cart?: ReadPlan<CartQuantities> } = {
+    catalogue: productsWithSizesPlan(db, productIds),
+  };
+  if (idempotencyKey !== undefined) plans.placed = ordersPlan(db, placedWithKey(user, idempotencyKey));
+  if (input.fromCart) {
+    const rows = db.select({ sizeId: cartItems.sizeId, quantity: cartItems.quantity }).from(cartItems).where(eq(cartItems.userId, user.id));
+    plans.cart = { statements: [rows], assemble: ([found]) => new Map((found as Awaited<typeof rows>).map((row) => [row.sizeId, row.quantity])) };
+  }
+  const read = (await readTogether(db, plans)) as { catalogue: OrderReads["catalogue"]; placed?: OrderView[]; cart?: CartQuantities };
+  return { catalogue: read.catalogue, placed: read.placed?.[0] ?? null, cart: read.cart ?? null };
+}
+
+/**
+ * For an order sent `fromCart`, an item the catalogue no longer has as it was shown: its product deleted, or its size
+ * removed (the cart's line went with either). Said before the API's own refusals of them (404, 400 'That size is not
+ * one of this product's sizes'), which a checkout could only repeat.
+ */
+function goneSinceShown(catalogue: Map<number, ProductWithSizes>, items: OrderInput["orderItems"]): string | null {
+  for (const { productId, sizeId } of items) {
+    const found = catalogue.get(productId);
+    if (!found) return PRODUCT_NO_LONGER_SOLD;
+    if (sizeId !== undefined && !found.sizes.some((size) => size.id === sizeId)) return sizeNoLongerSold(found.product.name);
+  }
+  return null;
+}
+
+/** Whether the order's lines are the cart's, line for line: the same sizes (of the same products), the same quantities. */
+const sameAsCart = (lines: OrderLine[], cart: CartQuantities) => lines.length === cart.size && lines.every(({ size, quantity }) => cart.get(size.id) === quantity);
+
+const placedWithKey = (user: SessionUser, idempotencyKey: string) => and(eq(orders.userId, user.id), eq(orders.idempotencyKey, idempotencyKey))!;
+
 /**
  * The order's lines from the catalogue: each item's product and size (the one chosen, or the product's only one), and
  * lines of one size added together, so a size's stock is checked against everything ordered of it.
  */
-async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<OrderLine[]> {
-  const productIds = [...new Set(items.map((item) => item.productId))];
-  const catalogue = await loadProductsWithSizes(db, productIds);
+function orderLines(catalogue: Map<number, ProductWithSizes>, items: OrderInput["orderItems"]): OrderLine[] {
   const lines = new Map<number, OrderLine>();
   for (const [index, { productId, sizeId, quantity }] of items.entries()) {
     const found = catalogue.get(productId);
@@ -63,12 +118,16 @@ async function orderLines(db: Db, items: OrderInput["orderItems"]): Promise<Orde
     if (line) line.quantity += quantity;
     else lines.set(size.id, { product, size, quantity });
   }
-  for (const { product, size, quantity } of lines.values()) {
+  return [...lines.values()];
+}
+
+/** Each line can be bought: its product on sale, its size's stock enough for everything ordered of it. */
+function assertAvailable(lines: OrderLine[]): void {
+  for (const { product, size, quantity } of lines) {
     // A product taken off sale is no longer available in any size: its stock is not what stops the order.
     if (!product.productAvailable) throw conflict(noLongerAvailable(product.name));
     if (quantity > size.stockQuantity) throw conflict(insufficientStock(nameWithSize(product.name, size.label)));
   }
-  return [...lines.values()];
 }
 
 const orderIdBySlip = (slipKey: string) => sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.bankSlipKey} = ${slipKey})`;
@@ -107,15 +166,46 @@ function confirmationRow(db: Db, mailer: Mailer, user: SessionUser, input: Order
     .returning({ id: emailOutbox.id });
 }
 
+export interface PlacedOrder {
+  order: OrderView;
+  /** The order an earlier request with the same Idempotency-Key placed, answered again: nothing was written. */
+  replayed: boolean;
+}
+
 /**
  * Places an order. Names, sizes, prices and the total come from the catalogue. The slip goes to R2 first; then the
  * order, its items, the stock taken from each size, the emptied cart and the confirmation mail's outbox row are one
  * D1 batch (the history row is written by a trigger). The sizes' stock CHECK fails the whole batch if another shopper
  * took the last pair meanwhile, and the slip is removed again, so there is never an order without its slip nor a slip
  * without its order, nor a confirmation of an order that does not exist. The mail goes on the queue once it commits.
+ *
+ * With an `idempotencyKey` (the API's Idempotency-Key header, the checkout's one key per attempt), the customer's
+ * order of that key, if there is one, is the answer, whatever this request holds: a double click, or a retry after the
+ * answer was lost, never places a second order. Two requests with the key at once both read none; the order's row
+ * carries the key under a unique index (user, key), so the second batch fails whole on it, its slip is removed as for
+ * any failed batch, and it answers the first's order.
  */
-export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, input: OrderInput, slip: BankSlip, mailer: Mailer): Promise<OrderView> {
-  const lines = await orderLines(db, input.orderItems);
+export async function placeOrder(
+  db: Db,
+  bucket: R2Bucket,
+  user: SessionUser,
+  input: OrderInput,
+  slip: BankSlip,
+  mailer: Mailer,
+  { idempotencyKey }: { idempotencyKey?: string } = {},
+): Promise<PlacedOrder> {
+  const { catalogue, placed, cart } = await readForOrder(db, user, input, idempotencyKey);
+  if (placed) return { order: placed, replayed: true };
+  // Only the screen's checkout can ask for nothing (the API's schema wants a line): after the key's order is looked
+  // for, since a second post of a checkout that placed its order finds the cart that order emptied.
+  if (!input.orderItems.length) throw badRequest(CART_EMPTY);
+  const gone = cart ? goneSinceShown(catalogue, input.orderItems) : null;
+  if (gone) throw conflict(gone);
+  const lines = orderLines(catalogue, input.orderItems);
+  // The checkout orders the cart it showed: another tab that changed the cart since (a line added, raised, removed)
+  // makes it look again, rather than order one thing and empty the cart of another.
+  if (cart && !sameAsCart(lines, cart)) throw conflict(CART_CHANGED);
+  assertAvailable(lines);
   const totalCents = lines.reduce((total, { product, quantity }) => total + product.priceCents * quantity, 0);
   // The lines are written at the prices read here, so the order is charged exactly what this compared.
   if (input.expectedTotal !== undefined && rupeesToCents(input.expectedTotal) !== totalCents) throw conflict(PRICES_CHANGED);
@@ -137,6 +227,7 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
         statusChangedBy: user.id,
         bankSlipKey: slipKey,
         bankSlipType: slip.type,
+        idempotencyKey,
       }),
       ...lines.map(({ product, size, quantity }) =>
         db.insert(orderItems).values({
@@ -155,17 +246,24 @@ export async function placeOrder(db: Db, bucket: R2Bucket, user: SessionUser, in
           .set({ stockQuantity: sql`${productSizes.stockQuantity} - ${quantity}` })
           .where(eq(productSizes.id, size.id)),
       ),
-      db.delete(cartItems).where(eq(cartItems.userId, user.id)),
+      // The cart is emptied (API.md). An order sent fromCart was the whole cart when read: it takes out those lines, so
+      // one another tab added in the moment since stays in the cart rather than go unordered.
+      db.delete(cartItems).where(and(eq(cartItems.userId, user.id), cart ? inArray(cartItems.sizeId, lines.map(({ size }) => size.id)) : undefined)),
       confirmationRow(db, mailer, user, input, lines, totalCents, orderId),
     ]);
     mailIds = (results.at(-1) as { id: number }[]).map((row) => row.id);
   } catch (error) {
     await bucket.delete(slipKey);
+    if (idempotencyKey !== undefined && constraintFailure(error) === "unique") {
+      // The order's row is the batch's first statement: a request with this key that committed meanwhile fails it here.
+      const [first] = (await readTogether(db, { placed: ordersPlan(db, placedWithKey(user, idempotencyKey)) })).placed;
+      if (first) return { order: first, replayed: true };
+    }
     throw await explainFailedOrder(db, error, lines);
   }
   mailer.enqueue(mailIds);
   const [created] = await db.select().from(orders).where(eq(orders.bankSlipKey, slipKey));
-  return (await toOrderViews(db, [created]))[0];
+  return { order: (await toOrderViews(db, [created]))[0], replayed: false };
 }
 
 /** The first size (of `wanted`: size id -> quantity) with less stock than that, as "{name} ({size})", or null. */
@@ -270,6 +368,24 @@ function ordersPlan(db: Db, where: SQL): ReadPlan<OrderView[]> {
     statements: [db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)), orderItemsOf(db, ids), orderHistoryOf(db, ids)],
     assemble: ([rows, items, history]) => assembleOrderViews(rows as OrderRow[], items as ItemRow[], history as HistoryRow[]),
   };
+}
+
+/** How long the empty cart still speaks of the order that emptied it. */
+export const RECENT_ORDER_MINUTES = 10;
+
+/**
+ * The customer's latest order, when placed in the last RECENT_ORDER_MINUTES minutes (else null), as a plan: the cart
+ * page reads it in its own batch, so an empty cart can say where the order went (a page reloaded while Place Order
+ * was on its way, Back from the order's page). By orders_user_created_idx.
+ */
+export function recentOrderPlan(db: Db, userId: number, now = Date.now()): ReadPlan<{ id: number; placedAt: number } | null> {
+  const rows = db
+    .select({ id: orders.id, placedAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), gte(orders.createdAt, now - RECENT_ORDER_MINUTES * 60_000)))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(1);
+  return { statements: [rows], assemble: ([found]) => (found as Awaited<typeof rows>)[0] ?? null };
 }
 
 /** A customer's orders, newest first (My Orders), as a plan. */

@@ -5,7 +5,7 @@ import { badRequest } from "~/lib/http";
 import { ONE_SIZE, SELECT_A_SIZE, UNKNOWN_SIZE, type SizeView } from "~/lib/sizes";
 import type { ProductInput } from "~/lib/schemas/product";
 import type { StockMove } from "~/lib/stock-moves";
-import { type Db, type ReadPlan, schema } from "./db.server";
+import { type Db, type ReadPlan, readTogether, schema } from "./db.server";
 
 const { products, productSizes } = schema;
 
@@ -27,24 +27,43 @@ export interface ProductWithSizes {
 }
 
 /**
- * Products with their sizes in display order, in one statement: what a cart, an add to cart and an order check their
- * lines against. A missing id is missing from the map. Sent on its own, not in a batch: its rows carry two `id`s and
- * two `stock_quantity`s, which a D1 batch (rows keyed by column name) would fold together.
+ * A size's columns beside its product's whole row: named apart from the product's `id` and `stock_quantity`, which a
+ * D1 batch (rows keyed by column name) would otherwise fold together. Null for a product without sizes (a left join).
  */
-export async function loadProductsWithSizes(db: Db, productIds: number[]): Promise<Map<number, ProductWithSizes>> {
-  const found = new Map<number, ProductWithSizes>();
-  if (!productIds.length) return found;
-  const rows = await db
-    .select({ product: products, size: sizeColumns })
+const sizeBesideProduct = {
+  id: sql<number | null>`${productSizes.id}`.as("size_id"),
+  label: sql<string | null>`${productSizes.label}`.as("size_label"),
+  stockQuantity: sql<number | null>`${productSizes.stockQuantity}`.as("size_stock"),
+};
+
+/**
+ * Products with their sizes in display order, in one statement: what a cart, an add to cart and an order check their
+ * lines against. A missing id is missing from the map. A plan, so an order reads it in one batch with the cart and
+ * the order its key may already have placed (orders.server.ts).
+ */
+export function productsWithSizesPlan(db: Db, productIds: number[]): ReadPlan<Map<number, ProductWithSizes>> {
+  const rows = db
+    .select({ product: products, size: sizeBesideProduct })
     .from(products)
     .leftJoin(productSizes, eq(productSizes.productId, products.id))
-    .where(inArray(products.id, productIds))
+    .where(inArray(products.id, productIds.length ? productIds : [0]))
     .orderBy(...inDisplayOrder);
-  for (const { product, size } of rows) {
-    const entry = found.get(product.id) ?? found.set(product.id, { product, sizes: [] }).get(product.id)!;
-    if (size) entry.sizes.push(toSizeView(size));
-  }
-  return found;
+  return {
+    statements: [rows],
+    assemble: ([result]) => {
+      const found = new Map<number, ProductWithSizes>();
+      for (const { product, size } of result as Awaited<typeof rows>) {
+        const entry = found.get(product.id) ?? found.set(product.id, { product, sizes: [] }).get(product.id)!;
+        if (size?.id != null) entry.sizes.push({ id: size.id, label: size.label!, stockQuantity: size.stockQuantity! });
+      }
+      return found;
+    },
+  };
+}
+
+export async function loadProductsWithSizes(db: Db, productIds: number[]): Promise<Map<number, ProductWithSizes>> {
+  if (!productIds.length) return new Map();
+  return (await readTogether(db, { found: productsWithSizesPlan(db, productIds) })).found;
 }
 
 /** The query for one product's sizes, for a caller that reads them in its own batch. */

@@ -38,11 +38,18 @@ describe("CORS on /api", () => {
         expect(response.status, method).toBe(204);
         expect(response.headers.get("Access-Control-Allow-Origin")).toBe(LISTED);
         expect(response.headers.get("Access-Control-Allow-Methods")?.split(/,\s*/)).toEqual(expect.arrayContaining(["GET", "POST", "PUT", "DELETE"]));
-        expect(response.headers.get("Access-Control-Allow-Headers")?.toLowerCase().split(/,\s*/)).toEqual(["authorization", "content-type", "x-d1-bookmark"]);
+        expect(response.headers.get("Access-Control-Allow-Headers")?.toLowerCase().split(/,\s*/)).toEqual(["authorization", "content-type", "x-d1-bookmark", "idempotency-key"]);
         expect(response.headers.get("Access-Control-Allow-Credentials")).toBeNull();
         expect(response.headers.get("Vary")).toContain("Origin");
         expect(Number(response.headers.get("Access-Control-Max-Age"))).toBeGreaterThan(0);
       }
+    });
+
+    it("may send an order's Idempotency-Key and read whether the answer is a replay", async () => {
+      const response = await preflight("/api/orders", LISTED, "POST", "authorization, idempotency-key");
+      expect(response.status).toBe(204);
+      const answer = await call("/api/products?page=1&pageSize=1", { headers: { Origin: LISTED } });
+      expect(answer.headers.get("Access-Control-Expose-Headers")?.split(/,\s*/)).toContain("Idempotent-Replayed");
     });
 
     it("is refused a preflight for a header or method the contract does not use", async () => {

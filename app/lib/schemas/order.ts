@@ -63,8 +63,33 @@ export const orderInputSchema = checkoutCustomerSchema.extend({
     .min(0, "expectedTotal must be at least 0")
     .refine((total) => rupeesToCents(total) !== null, "expectedTotal must be in whole cents")
     .optional(),
+  // Optional (additive to API.md): true says the items are the customer's server cart as the client showed it (the
+  // checkout screen). When the cart holds other lines now (product, size, quantity: another tab changed it), or an
+  // item's product or size is gone since, the order is refused with 409 and nothing changes.
+  fromCart: z.boolean({ error: typeError("fromCart must be true or false") }).optional(),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+export const IDEMPOTENCY_KEY_MAX = 100;
+const IDEMPOTENCY_KEY_RULE = `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${IDEMPOTENCY_KEY_MAX} letters, digits, '-', '_', '.' or ':'`;
+/**
+ * A key the client makes for one attempt at an order (a UUID, say): POST /api/orders answers a second request of the
+ * same customer with the same key with the order the first placed, instead of placing another (additive to API.md).
+ */
+export const idempotencyKeySchema = z
+  .string({ error: typeError(IDEMPOTENCY_KEY_RULE) })
+  .regex(new RegExp(`^[A-Za-z0-9_.:-]{1,${IDEMPOTENCY_KEY_MAX}}$`), IDEMPOTENCY_KEY_RULE);
+
+/** POST /api/orders's request headers. */
+export const orderHeadersSchema = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: idempotencyKeySchema
+    .optional()
+    .describe(
+      "Optional. One key per attempt at an order: a second request of the same customer with the same key never places a second order; " +
+        "it answers 201 with the order the first placed (as it is now), with Idempotent-Replayed: true. Another customer's same key is another order.",
+    ),
+});
 
 export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` });
 export const orderStatusQuerySchema = z.object({

@@ -26,6 +26,13 @@ function buildDocument(all: ApiResource[]) {
         required: !(schema as z.ZodType).safeParse(undefined).success,
         schema: toSchema(schema as z.ZodType, "input"),
       })),
+      ...Object.entries(definition.headers?.shape ?? {}).map(([name, schema]) => ({
+        name,
+        in: "header",
+        required: !(schema as z.ZodType).safeParse(undefined).success,
+        ...((schema as z.ZodType).description ? { description: (schema as z.ZodType).description } : {}),
+        schema: toSchema(schema as z.ZodType, "input"),
+      })),
     ];
     const multipart = definition.multipart && {
       type: "object",

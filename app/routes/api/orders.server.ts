@@ -3,7 +3,7 @@ import { z } from "zod";
 import { apiResource, endpoint, idParam, json, parseJsonField, readMultipart } from "~/lib/api.server";
 import { BANK_SLIP_MAX_BYTES, BANK_SLIP_MESSAGES } from "~/lib/file-types";
 import { ADMIN_PAGE_SIZE, adminOrderListQuerySchema } from "~/lib/schemas/backoffice";
-import { orderInputSchema, orderSchema, orderStatusChangeSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
+import { IDEMPOTENCY_KEY_HEADER, orderHeadersSchema, orderInputSchema, orderSchema, orderStatusChangeSchema, orderStatusQuerySchema } from "~/lib/schemas/order";
 import { listAllOrdersMatching, listOrdersPage, ORDER_VIEWS } from "~/services/backoffice.server";
 import { changeOrderStatus, getBankSlip, listCustomerOrders, placeOrder, readBankSlip } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
@@ -14,23 +14,29 @@ const admin403 = { description: "Not an admin" };
 
 export const ordersApi = apiResource("/api/orders", {
   "POST /": endpoint({
-    summary: "Place an order: multipart `order` (JSON) and `bankSlip` (JPEG, PNG or PDF under 10 MB). Names, prices and the total come from the catalogue.",
+    summary:
+      "Place an order: multipart `order` (JSON) and `bankSlip` (JPEG, PNG or PDF under 10 MB). Names, prices and the total come from the catalogue. " +
+      "With an Idempotency-Key header, a second request of the same customer with the same key answers the first's order instead of placing another.",
     auth: "user",
+    headers: orderHeadersSchema,
     multipart: { order: orderInputSchema, bankSlip: "binary" },
     responses: {
-      201: { description: "The order, status PENDING", schema: orderSchema },
-      400: { description: "Bad input (a missing field, a name or address with control characters, no items, a missing slip)" },
+      201: { description: "The order, status PENDING; or, for an Idempotency-Key already used by this customer, the order it placed (Idempotent-Replayed: true)", schema: orderSchema },
+      400: { description: "Bad input (a missing field, a name or address with control characters, no items, a missing slip, a malformed Idempotency-Key)" },
       401: auth401,
       404: { description: "A line's product does not exist (fieldErrors names the line)" },
       409: { description: "Insufficient stock for {productName}; {productName} is no longer available (taken off sale); or the total differs from expectedTotal (a price changed)" },
       413: { description: "Slip of 10 MB or more" },
       415: { description: "Slip is not a JPEG, PNG or PDF (by its bytes)" },
     },
-    handler: async ({ request, context, user }) => {
+    handler: async ({ request, context, user, headers }) => {
       const form = await readMultipart(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
       const input = await parseJsonField(form, "order", orderInputSchema);
       const slip = await readBankSlip(form.get("bankSlip"));
-      return json(await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context)), { status: 201 });
+      const idempotencyKey = headers[IDEMPOTENCY_KEY_HEADER];
+      const { order, replayed } = await placeOrder(context.db, context.cloudflare.env.BUCKET, user, input, slip, mailerFor(request, context), { idempotencyKey });
+      // As the first answer was (Stripe's way), saying it is a replay.
+      return json(order, { status: 201, headers: replayed ? { "Idempotent-Replayed": "true" } : undefined });
     },
   }),
   "GET /my": endpoint({
