@@ -8,9 +8,11 @@ import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
 import { checkoutCustomerSchema, IDEMPOTENCY_KEY_HEADER, type CheckoutValues } from "~/lib/schemas/order";
+import { RENDERED_FOR_HEADER, SIGNED_IN_AS_ANOTHER } from "~/lib/rendered-for";
 import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
 import { DialogCloseLink, Modal } from "./Modal";
+import { RenderedFor, useRenderedFor } from "./RenderedFor";
 
 export const CHECKOUT_CLOSE_MS = 2000;
 
@@ -63,6 +65,7 @@ export function CheckoutModal({
 }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
+  const renderedFor = useRenderedFor();
   // What the last Place Order refused, field by field: the focus goes to the first field at fault, else the message.
   const [refusal, setRefusal] = useState<{ fieldErrors: Record<string, string[]> } | null>(serverError ? { fieldErrors: serverError.fieldErrors ?? {} } : null);
   const form = useFocusOnRefusal(refusal);
@@ -168,12 +171,16 @@ export function CheckoutModal({
     // The lines shown, fromCart: refused (409) if another tab changed the cart since, rather than ordered.
     body.set("order", JSON.stringify({ ...customer.data, orderItems: shownLines, fromCart: true, expectedTotal: total }));
     body.set("bankSlip", slip);
-    const response = await fetch("/api/orders", { method: "POST", body, headers: { [IDEMPOTENCY_KEY_HEADER]: checkoutKey } }).catch(() => null);
+    // Whom the checkout was shown for: another account logged in since in another tab is refused (409), not charged.
+    const headers: Record<string, string> = { [IDEMPOTENCY_KEY_HEADER]: checkoutKey };
+    if (renderedFor !== null) headers[RENDERED_FOR_HEADER] = String(renderedFor);
+    const response = await fetch("/api/orders", { method: "POST", body, headers }).catch(() => null);
     if (!response?.ok) {
       const text = await failureMessage(response);
       // A refusal on the cart's contents (a price changed, a size sold out, another tab changed the cart) shows the
-      // cart as it now is.
-      if (response?.status === 409) {
+      // cart as it now is; not one for another account signed in since (reading the page again would show that
+      // account's cart under what this one typed).
+      if (response?.status === 409 && text !== SIGNED_IN_AS_ANOTHER) {
         onCartRefusal?.(text);
         revalidator.revalidate();
       }
@@ -239,6 +246,7 @@ export function CheckoutModal({
         <input type="hidden" name="expectedTotal" value={total} />
         <input type="hidden" name="idempotencyKey" value={checkoutKey} />
         <input type="hidden" name="cartLines" value={JSON.stringify(shownLines)} />
+        <RenderedFor />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? user.name} errors={errors?.customerName} />

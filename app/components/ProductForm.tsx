@@ -6,6 +6,7 @@ import type { ProductView } from "~/lib/schemas/product";
 import type { SizeView } from "~/lib/sizes";
 import { Field, FormAlert, useErrorsUntilEdited, useFocusOnRefusal } from "./Field";
 import { PictureFields } from "./PictureFields";
+import { RenderedFor } from "./RenderedFor";
 import { SizesEditor } from "./SizesEditor";
 
 export interface ProductFormResult {
@@ -81,6 +82,7 @@ export function ProductForm({
             )}
           </FormAlert>
         )}
+        <RenderedFor />
         {/* The version of the product this form shows: a save after another admin's save of it is refused (409). */}
         {product?.version !== undefined && <input type="hidden" name="version" value={product.version} />}
         <div className="grid gap-5 sm:grid-cols-2">

@@ -5,6 +5,7 @@ import { formatDate } from "~/lib/format";
 import { COMMENT_MAX, DEFAULT_RATING, RATINGS, REVIEW_MESSAGES, ratingWord } from "~/lib/review-constants";
 import type { ReviewActionResult, ReviewIntent, ReviewItem } from "~/lib/schemas/review";
 import { FormAlert, useFocusOnRefusal } from "./Field";
+import { RenderedFor, useRenderedFor, withRenderedFor } from "./RenderedFor";
 import { Stars } from "./Stars";
 import { Toast } from "./Toast";
 
@@ -260,6 +261,7 @@ function ReviewForm({
     >
       <input type="hidden" name="intent" value={intent} />
       {review && <input type="hidden" name="reviewId" value={review.id} />}
+      <RenderedFor />
       <input type="hidden" name="redirectTo" value={`/product/${productId}`} />
       {outcome?.message && <FormAlert>{outcome.message}</FormAlert>}
       <RatingInput idPrefix={idPrefix} defaultValue={initialRating} error={errors.rating?.[0]} />
@@ -379,6 +381,7 @@ function ReviewCard({
   highlight?: boolean;
 }) {
   const fetcher = useFetcher<ReviewActionResult>();
+  const renderedFor = useRenderedFor();
   const [searchParams, setSearchParams] = useSearchParams();
   const [editingHere, setEditingHere] = useState(false);
   // A result the customer has moved on from (Cancel) is not shown again.
@@ -513,7 +516,7 @@ function ReviewCard({
                   // The review is going: the focus waits on the section's heading, not on a control about to vanish.
                   focusHeading();
                   announce(null);
-                  fetcher.submit({ intent: "review-delete", reviewId: String(review.id) }, { method: "post", action: `/product/${productId}`, preventScrollReset: true });
+                  fetcher.submit(withRenderedFor({ intent: "review-delete", reviewId: String(review.id) }, renderedFor), { method: "post", action: `/product/${productId}`, preventScrollReset: true });
                 }
               }}
             >
@@ -568,6 +571,7 @@ function ReviewCard({
         >
           <input type="hidden" name="intent" value="review-delete" />
           <input type="hidden" name="reviewId" value={review.id} />
+          <RenderedFor />
           <input type="hidden" name="redirectTo" value={`/product/${productId}`} />
           <p className="font-medium text-red-800 dark:text-red-200">{REVIEW_MESSAGES.confirmDelete}</p>
           <button type="submit" className="btn-danger">

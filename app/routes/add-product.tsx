@@ -5,7 +5,7 @@ import { answerOr } from "~/lib/client-action";
 import { HttpError } from "~/lib/http";
 import { readProductForm } from "~/lib/product-form.server";
 import { createProduct } from "~/services/catalogue.server";
-import { requireAdmin } from "~/services/session.server";
+import { requireAdmin, requireUser } from "~/services/session.server";
 import type { Route } from "./+types/add-product";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
@@ -17,9 +17,9 @@ export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
   answerOr(serverAction, () => ({ message: "Error adding product: the server did not answer.", fieldErrors: undefined }));
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  await requireAdmin(request, context, url);
-  const form = await readProductForm(request);
-  if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
+  // The role is judged with whom the form was rendered for, once it is read (readProductForm).
+  const form = await readProductForm(request, await requireUser(request, context, url));
+  if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: form.status });
   try {
     const product = await createProduct(context.db, context.cloudflare.env.BUCKET, form.input, [...(form.pictures.first ? [form.pictures.first] : []), ...form.pictures.added]);
     return redirect(`/product/${product.id}?saved=1`);

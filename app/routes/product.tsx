@@ -6,6 +6,7 @@ import { AddToCartButton, ReturnedAddToast, useAddToCart } from "~/components/Ad
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { Gallery } from "~/components/Gallery";
 import { RelatedProducts } from "~/components/RelatedProducts";
+import { RenderedFor, useRenderedFor, withRenderedFor } from "~/components/RenderedFor";
 import { SizePicker } from "~/components/SizePicker";
 import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
@@ -13,7 +14,7 @@ import { isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
-import { HttpError, parseId, routeId } from "~/lib/http";
+import { HttpError, RenderedForRefusal, parseId, routeId } from "~/lib/http";
 import { FEW_LEFT, SIZE_REFUSALS, hasSizeChoice, onlyLeft } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { savedMessage } from "~/lib/stock-moves";
@@ -26,7 +27,7 @@ import { countOpenOrdersWithProduct } from "~/services/orders.server";
 import { picturesPlan, toImageViews } from "~/services/product-images.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
 import { mayDeleteReview, mayEditReview, productReviewsFor, productReviewsPlan, type ReviewRecord } from "~/services/reviews.server";
-import { claimedUserId, getOptionalUser, requireAdmin } from "~/services/session.server";
+import { claimedUserId, getOptionalUser, requireFormAdmin } from "~/services/session.server";
 import { sizesPlan } from "~/services/sizes.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
@@ -118,10 +119,11 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   const intent = form.get("intent");
   if (isReviewIntent(intent)) return reviewAction(request, context, id, intent, form);
   if (intent !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
-  await requireAdmin(request, context, url);
   try {
+    await requireFormAdmin(request, context, url, form);
     await deleteProduct(context.db, context.cloudflare.env.BUCKET, id);
   } catch (error) {
+    if (error instanceof RenderedForRefusal) return data({ message: error.message }, { status: error.status });
     if (error instanceof HttpError) return data({ message: `Failed to delete product: ${error.message}` }, { status: error.status });
     throw error;
   }
@@ -139,9 +141,10 @@ function deleteQuestion(name: string, openOrders: number): string {
   return `Delete "${name}"?${held} This cannot be undone.`;
 }
 
-function AdminActions({ id, name, openOrders }: { id: number; name: string; openOrders: number }) {
+function AdminActions({ id, name, openOrders, refused }: { id: number; name: string; openOrders: number; refused: string | null }) {
   const [searchParams] = useSearchParams();
   const fetcher = useFetcher<{ message: string }>();
+  const renderedFor = useRenderedFor();
   const confirming = searchParams.has("delete");
   const deleting = fetcher.state !== "idle";
   return (
@@ -158,7 +161,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
           aria-disabled={deleting}
           onClick={(event) => {
             event.preventDefault();
-            if (window.confirm(deleteQuestion(name, openOrders))) fetcher.submit({ intent: "delete" }, { method: "post" });
+            if (window.confirm(deleteQuestion(name, openOrders))) fetcher.submit(withRenderedFor({ intent: "delete" }, renderedFor), { method: "post" });
           }}
         >
           {deleting ? "Deleting..." : "Delete Product"}
@@ -167,6 +170,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
       {confirming && (
         <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-xl bg-red-50 p-4 text-sm dark:bg-red-950/50">
           <input type="hidden" name="intent" value="delete" />
+          <RenderedFor />
           <p className="font-medium text-red-800 dark:text-red-200">{deleteQuestion(name, openOrders)}</p>
           <button type="submit" className="btn-danger">
             Yes, delete
@@ -176,7 +180,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
           </Link>
         </Form>
       )}
-      {fetcher.data?.message && <p className="field-error">{fetcher.data.message}</p>}
+      {(fetcher.data?.message ?? refused) && <p className="field-error">{fetcher.data?.message ?? refused}</p>}
     </div>
   );
 }
@@ -264,7 +268,7 @@ export default function ProductPage() {
               View Reviews
             </a>
           </div>
-          {isAdmin && <AdminActions id={product.id} name={product.name} openOrders={openOrders} />}
+          {isAdmin && <AdminActions id={product.id} name={product.name} openOrders={openOrders} refused={actionData && !("intent" in actionData) ? actionData.message : null} />}
         </div>
       </div>
 

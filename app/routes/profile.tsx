@@ -4,13 +4,14 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { AuthCard } from "~/components/AuthCard";
 import { Field, FormAlert, FormStatus, PasswordField, useFocusOnRefusal } from "~/components/Field";
 import { PhoneField } from "~/components/PhoneField";
+import { RenderedFor } from "~/components/RenderedFor";
 import { answerOr, waitWhileSending } from "~/lib/client-action";
 import { parseForm, readFormData } from "~/lib/forms";
 import { HttpError } from "~/lib/http";
 import { profileFormSchema } from "~/lib/schemas/auth";
 import { updateProfile } from "~/services/auth.server";
 import { mailerFor } from "~/services/outbox.server";
-import { renewSession, requireUser } from "~/services/session.server";
+import { renewSession, requireFormUser, requireUser } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 import type { Route } from "./+types/profile";
 
@@ -26,10 +27,12 @@ export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
   answerOr(serverAction, () => ({ ok: false as const, message: UPDATE_FAILED, fieldErrors: {} }));
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  const user = await requireUser(request, context, url);
-  const parsed = parseForm(await readFormData(request), profileFormSchema);
-  if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
+  const form = await readFormData(request);
   try {
+    // The profile's own user, not whoever another tab logged in since (they would get this one's name and address).
+    const user = await requireFormUser(request, context, url, form);
+    const parsed = parseForm(form, profileFormSchema);
+    if (!parsed.ok) return data({ ok: false as const, message: parsed.message, fieldErrors: parsed.fieldErrors }, { status: 400 });
     const { newSessionVersion } = await updateProfile(context.db, user, parsed.data, mailerFor(request, context));
     const result = { ok: true as const, message: "Profile updated successfully.", fieldErrors: {} };
     if (newSessionVersion === null) return result;
@@ -66,6 +69,7 @@ export default function ProfilePage() {
         noValidate
         onSubmit={waitWhileSending(saving)}
       >
+        <RenderedFor />
         <FormStatus message={saved ? saved.message : null} />
         {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}
         <Field name="name" label="Name" autoComplete="name" required defaultValue={user.name} errors={errors?.name} />
