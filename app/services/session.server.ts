@@ -127,16 +127,34 @@ export async function cartCountOf(request: Request, context: AppLoadContext): Pr
 }
 
 /**
+ * Set when a request's session cookie is found dead and cleared (a logout elsewhere, a new password, an expired or
+ * forged token), until the next login or logout: the other tabs' requests no longer carry the dead cookie, and this
+ * tells their way to the login page why they are sent there. It holds nothing but that (no id, no token).
+ */
+export const SESSION_ENDED_COOKIE = "stride_session_ended";
+
+/**
  * Where a screen that needs a login sends the browser: the login page, with the way back. `url` is the route's own
  * (a loader's `url`), never request.url, which for a client navigation is the `.data` request's. A session that ended
  * meanwhile (`session` names a dead token: a logout elsewhere, a new password) makes the login page say so (SPEC §8:
- * "Session expired"), and its dead cookie goes (token and user are removed).
+ * "Session expired"), and its dead cookie goes (token and user are removed); so does one that another tab of this
+ * browser found dead before (SESSION_ENDED_COOKIE), which is why this request carries no cookie.
  */
 export function loginRedirect(url: URL, request: Request, session: SessionState): Response {
   const params = new URLSearchParams({ redirect: url.pathname + url.search + url.hash });
-  if (session.user !== null || session.reason !== "invalid") return redirect(`/login?${params}`);
-  params.set("expired", "1");
-  return redirect(`/login?${params}`, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+  const dead = session.user === null && session.reason === "invalid";
+  if (dead || readCookie(request.headers.get("Cookie"), SESSION_ENDED_COOKIE) !== null) params.set("expired", "1");
+  if (!dead) return redirect(`/login?${params}`);
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearSessionCookie(request));
+  headers.append("Set-Cookie", serializeCookie(SESSION_ENDED_COOKIE, "1", { maxAge: TOKEN_LIFETIME_SECONDS, secure: isSecureRequest(request) }));
+  return redirect(`/login?${params}`, { headers });
+}
+
+/** A login or a logout forgets that a session ended (SESSION_ENDED_COOKIE): the Set-Cookie to send, when there is one. */
+export function forgetEndedSession(request: Request): string | null {
+  if (readCookie(request.headers.get("Cookie"), SESSION_ENDED_COOKIE) === null) return null;
+  return serializeCookie(SESSION_ENDED_COOKIE, "", { maxAge: 0, secure: isSecureRequest(request) });
 }
 
 /** Screens: no session goes to /login?redirect=<path>. */
@@ -261,7 +279,9 @@ export async function requireApiUser(request: Request, context: AppLoadContext):
     assertRenderedFor(request.headers.get(RENDERED_FOR_HEADER), session.user);
     return session.user;
   }
-  throw unauthorized(session.reason === "none" ? "Missing or invalid token: please log in" : undefined);
+  // A browser whose session cookie another tab found dead (SESSION_ENDED_COOKIE) has a dead session too, not none.
+  const ended = readCookie(request.headers.get("Cookie"), SESSION_ENDED_COOKIE) !== null;
+  throw unauthorized(session.reason === "none" && !ended ? "Missing or invalid token: please log in" : undefined);
 }
 
 export async function requireApiAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
@@ -319,6 +339,8 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
 export async function startSession(request: Request, context: AppLoadContext, userId: number, token: string, to: string, { welcome = false } = {}): Promise<Response> {
   const guestLines = guestCartOf(request, context);
   const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
+  const forget = forgetEndedSession(request);
+  if (forget) headers.append("Set-Cookie", forget);
   let landing = withoutOneTimeParams(to);
   if (guestLines.length) {
     const { savedLinesBefore, linesMerged } = await mergeIntoServerCart(context.db, userId, guestLines);

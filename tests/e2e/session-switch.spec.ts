@@ -1,13 +1,22 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type BrowserContext } from "@playwright/test";
 
 import { logInAs } from "./admin-helpers";
 import { customerWithCart, goodSlip, ownShoe, tokenOf } from "./cart-helpers";
 import { gotoHydrated, logIn, uniqueUser, waitForHydration } from "./helpers";
 
 // Tabs of one browser share one session. A form rendered for one customer and sent after another tab logged in as
-// someone else is refused, and says why, instead of acting as that someone else.
+// someone else is refused, and says why, instead of acting as that someone else. Every tab is told why it is sent to
+// the login page once the session ended, not only the first.
 
 const SWITCHED = "You are now signed in as another account in this browser. Reload the page to continue.";
+
+/** Ends the browser's session on the server, as a logout elsewhere does: the browser's cookie stays, its token dead. */
+async function endBrowserSession(context: BrowserContext, request: APIRequestContext): Promise<void> {
+  const token = (await context.cookies()).find((cookie) => cookie.name === "stride_session")?.value;
+  expect(token, "the browser has a session").toBeTruthy();
+  const response = await request.post("/api/auth/logout", { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(204);
+}
 
 /** A customer registered through the API, returned with its token. */
 async function newCustomer(request: APIRequestContext, name: string) {
@@ -95,4 +104,21 @@ test("an admin's Update Status, pressed after another tab logged in as a custome
   } finally {
     await shoe.remove();
   }
+});
+
+test("after one tab finds the session ended, the other tabs' way to the login page says so too", async ({ context, request, baseURL }) => {
+  const user = await newCustomer(request, "Two Tabs");
+  await context.addCookies([{ name: "stride_session", value: user.token, url: baseURL! }]);
+  const [a, b] = [await context.newPage(), await context.newPage()];
+  await gotoHydrated(a, "/");
+  await gotoHydrated(b, "/");
+  await endBrowserSession(context, request);
+
+  await a.getByRole("link", { name: `Profile of ${user.name}` }).first().click();
+  await expect(a).toHaveURL("/login?redirect=%2Fprofile&expired=1");
+  await expect(a.getByRole("alert")).toHaveText("Session expired. Please login again.");
+  // The first tab's redirect cleared the cookie: the second's request carries none, and is told all the same.
+  await b.getByRole("link", { name: "My Orders" }).first().click();
+  await expect(b).toHaveURL("/login?redirect=%2Forders&expired=1");
+  await expect(b.getByRole("alert")).toHaveText("Session expired. Please login again.");
 });

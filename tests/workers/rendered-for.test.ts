@@ -287,3 +287,38 @@ describe("a form rendered for a signed-in user whose session ended since", () =>
     expect(setCookieFor(visitor, "stride_cart")).toBeDefined();
   });
 });
+
+describe("the other tabs are told why they are sent to the login page", () => {
+  const ENDED = "stride_session_ended";
+
+  it("the first tab that finds the session dead clears its cookie and leaves a note; the next tab's redirect says expired too", async () => {
+    const user = await newCustomer("Ended Elsewhere");
+    expect((await call("/api/auth/logout", { method: "POST", headers: user.auth })).status).toBe(204);
+    const first = await call("/profile", { headers: { Cookie: user.cookie } });
+    expect(first.headers.get("Location")).toBe("/login?redirect=%2Fprofile&expired=1");
+    expect(setCookieFor(first, "stride_session")).toMatch(/Max-Age=0/);
+    const note = setCookieFor(first, ENDED)!;
+    expect(note).toMatch(/HttpOnly/);
+    expect(note).toMatch(/SameSite=Lax/);
+    // Another tab: the browser no longer sends the session cookie, only the note.
+    const other = await call("/orders", { headers: { Cookie: note.split(";")[0] } });
+    expect(other.headers.get("Location")).toBe("/login?redirect=%2Forders&expired=1");
+    // The API says so too (a dead session, not none): the checkout's fetch then sends the browser to that login page.
+    const api = await call("/api/orders/my", { headers: { Cookie: note.split(";")[0] } });
+    expect(api.status).toBe(401);
+    expect(await api.json()).toEqual({ message: "Invalid or expired token" });
+    // Without the note (a visitor who never logged in, or after logging out) the redirect gives no reason.
+    expect((await call("/orders")).headers.get("Location")).toBe("/login?redirect=%2Forders");
+  });
+
+  it("a login or a logout forgets the note", async () => {
+    const user = await newCustomer("Back Again");
+    const login = await postForm("/login", { email: user.email, password: user.password }, { cookie: `${ENDED}=1` });
+    expect(login.status).toBe(302);
+    expect(setCookieFor(login, ENDED)).toMatch(/Max-Age=0/);
+    const logout = await postForm("/logout", {}, { cookie: `${user.cookie}; ${ENDED}=1` });
+    expect(setCookieFor(logout, ENDED)).toMatch(/Max-Age=0/);
+    // Nothing to forget: no Set-Cookie for it.
+    expect(setCookieFor(await postForm("/login", { email: user.email, password: user.password }), ENDED)).toBeUndefined();
+  });
+});
