@@ -3,6 +3,7 @@ import { data, redirect, useActionData } from "react-router";
 import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
 import { answerOr } from "~/lib/client-action";
 import { HttpError } from "~/lib/http";
+import { keepWhenSentToLogin } from "~/lib/kept-form";
 import { readProductForm } from "~/lib/product-form.server";
 import { createProduct } from "~/services/catalogue.server";
 import { requireAdmin, requireUser } from "~/services/session.server";
@@ -13,8 +14,12 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return null;
 }
 
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) =>
-  answerOr(serverAction, () => ({ message: "Error adding product: the server did not answer.", fieldErrors: undefined }));
+// A session that ended under the form sends it to the login page: what was typed is kept for after it (ProductForm).
+export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) =>
+  answerOr(
+    () => keepWhenSentToLogin(request, "/add_product", serverAction),
+    () => ({ message: "Error adding product: the server did not answer.", fieldErrors: undefined }),
+  );
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   // The role is judged with whom the form was rendered for, once it is read (readProductForm).

@@ -8,12 +8,13 @@ import { Gallery } from "~/components/Gallery";
 import { RelatedProducts } from "~/components/RelatedProducts";
 import { RenderedFor, useRenderedFor, withRenderedFor } from "~/components/RenderedFor";
 import { SizePicker } from "~/components/SizePicker";
-import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
+import { REVIEWS_STEP, ReviewsSection, reviewKeptKey, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
 import { isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
+import { keepWhenSentToLogin } from "~/lib/kept-form";
 import { HttpError, RenderedForRefusal, parseId, routeId } from "~/lib/http";
 import { FEW_LEFT, SIZE_REFUSALS, hasSizeChoice, onlyLeft } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
@@ -102,10 +103,12 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /** A review (or an admin's delete) the server did not answer says SPEC's failure message where the form is. */
-export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+export const clientAction = async ({ request, params, serverAction }: Route.ClientActionArgs) => {
   const form = await submitted(request);
   const intent = form.get("intent");
-  return answerOr(serverAction, () => {
+  // A review being written or edited when the session ended is kept for after the login (ReviewsSection).
+  const sent = isReviewIntent(intent) && intent !== "review-delete" ? () => keepWhenSentToLogin(request, reviewKeptKey(Number(params.id)), serverAction) : serverAction;
+  return answerOr(sent, () => {
     if (!isReviewIntent(intent)) return { message: "Failed to delete product: the server did not answer" };
     const values = intent === "review-delete" ? null : { comment: String(form.get("comment") ?? ""), rating: String(form.get("rating") ?? "") };
     const failed: ReviewActionResult = { intent, reviewId: parseId(form.get("reviewId")), ok: false, message: REVIEW_FAILED[intent], fieldErrors: {}, values };

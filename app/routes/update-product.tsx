@@ -5,6 +5,7 @@ import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
 import { answerOr } from "~/lib/client-action";
 import { FIX_FIELDS } from "~/lib/forms";
 import { HttpError, routeId } from "~/lib/http";
+import { keepWhenSentToLogin } from "~/lib/kept-form";
 import { readProductForm } from "~/lib/product-form.server";
 import { backOfficePath, savedReturn } from "~/lib/restock";
 import { withStockMoves } from "~/lib/stock-moves.server";
@@ -26,7 +27,12 @@ export async function loader({ request, params, context, url }: Route.LoaderArgs
   }
 }
 
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answerOr(serverAction, () => ({ message: UPDATE_FAILED, fieldErrors: undefined }));
+// A session that ended under the form sends it to the login page: what was typed is kept for after it (ProductForm).
+export const clientAction = ({ request, params, serverAction }: Route.ClientActionArgs) =>
+  answerOr(
+    () => keepWhenSentToLogin(request, `/product/update/${params.id}`, serverAction),
+    () => ({ message: UPDATE_FAILED, fieldErrors: undefined }),
+  );
 
 export async function action({ request, params, context, url }: Route.ActionArgs) {
   const poster = await requireUser(request, context, url);
