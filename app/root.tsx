@@ -148,6 +148,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </Frame>
     );
   }
+  // An admin's form posted without JavaScript after another tab logged in as a customer (adminFormRefusal).
+  if (isRouteErrorResponse(error) && error.status === 409 && error.data?.renderedForRefused) {
+    return (
+      <Frame>
+        <ErrorPage title="Nothing was changed" message={String(error.data.message)} action={{ to: pathname, label: "Reload the page" }} />
+      </Frame>
+    );
+  }
   if (!isRouteErrorResponse(error)) console.error(error);
   // A grid whose load failed as a whole (the connection dropped: every loader of the request fails with it, the
   // root's too, so the error lands here) still shows the grid's own error image.

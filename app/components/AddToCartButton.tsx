@@ -4,6 +4,7 @@ import { useFetcher, useFetchers, useLocation, useSearchParams, useSubmit } from
 import { ADDED_TO_CART, cartErrorToast } from "~/lib/availability";
 
 import { queueCartWrite } from "./cartWrites";
+import { RenderedFor, useRenderedFor, withRenderedFor } from "./RenderedFor";
 import { Toast, VIEW_CART } from "./Toast";
 
 interface AddToCartResult {
@@ -27,6 +28,7 @@ export function useAddToCart() {
   const submit = useSubmit();
   const fetchers = useFetchers();
   const location = useLocation();
+  const renderedFor = useRenderedFor();
   const [addedKeys, setAddedKeys] = useState<string[]>([]);
   /** Clicked and not yet answered: waiting for the add before it, or on its way. */
   const [queuedKeys, setQueuedKeys] = useState<string[]>([]);
@@ -43,7 +45,7 @@ export function useAddToCart() {
     setQueuedKeys((keys) => [...keys, key]);
     setAddedKeys((keys) => (keys.includes(key) ? keys : [...keys, key]));
     // The submission's promise settles once the action has answered and the page's data is reloaded.
-    void queueCartWrite(() => submit({ productId }, { method: "post", action: "/cart/add", navigate: false, fetcherKey: key })).then(() =>
+    void queueCartWrite(() => submit(withRenderedFor({ productId }, renderedFor), { method: "post", action: "/cart/add", navigate: false, fetcherKey: key })).then(() =>
       setQueuedKeys((keys) => keys.filter((queued) => queued !== key)),
     );
   };
@@ -55,6 +57,7 @@ export function useAddToCart() {
     form: (
       <form id={formId} method="post" action="/cart/add" data-discover="true" onSubmit={onSubmit} hidden>
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <RenderedFor />
       </form>
     ),
     toasts: addedKeys.map((key) => <AddToCartToast key={key} fetcherKey={key} />),

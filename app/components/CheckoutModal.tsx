@@ -8,11 +8,19 @@ import { nameWithSize } from "~/lib/sizes";
 import type { CartLine } from "~/lib/schemas/cart";
 import type { PublicUser } from "~/lib/schemas/auth";
 import { checkoutCustomerSchema, IDEMPOTENCY_KEY_HEADER, type CheckoutValues } from "~/lib/schemas/order";
+import { INVALID_TOKEN } from "~/lib/http";
+import { keepForm } from "~/lib/kept-form";
+import { RENDERED_FOR_HEADER, SIGNED_IN_AS_ANOTHER } from "~/lib/rendered-for";
 import { BankTransferDetails, type Bank } from "./BankTransferDetails";
 import { Field, FormAlert, useFocusOnRefusal } from "./Field";
+import { KeptNote, useKeptForm } from "./KeptForm";
 import { DialogCloseLink, Modal } from "./Modal";
+import { RenderedFor, useRenderedFor } from "./RenderedFor";
 
 export const CHECKOUT_CLOSE_MS = 2000;
+
+/** The checkout's address, and where its contact fields are kept when the session ends under it. */
+const CHECKOUT_KEPT = "/cart?checkout";
 
 /** SPEC §8: the server's message if any, else one per status. */
 async function failureMessage(response: Response | null): Promise<string> {
@@ -63,6 +71,7 @@ export function CheckoutModal({
 }) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
+  const renderedFor = useRenderedFor();
   // What the last Place Order refused, field by field: the focus goes to the first field at fault, else the message.
   const [refusal, setRefusal] = useState<{ fieldErrors: Record<string, string[]> } | null>(serverError ? { fieldErrors: serverError.fieldErrors ?? {} } : null);
   const form = useFocusOnRefusal(refusal);
@@ -168,12 +177,25 @@ export function CheckoutModal({
     // The lines shown, fromCart: refused (409) if another tab changed the cart since, rather than ordered.
     body.set("order", JSON.stringify({ ...customer.data, orderItems: shownLines, fromCart: true, expectedTotal: total }));
     body.set("bankSlip", slip);
-    const response = await fetch("/api/orders", { method: "POST", body, headers: { [IDEMPOTENCY_KEY_HEADER]: checkoutKey } }).catch(() => null);
+    // Whom the checkout was shown for: another account logged in since in another tab is refused (409), not charged.
+    const headers: Record<string, string> = { [IDEMPOTENCY_KEY_HEADER]: checkoutKey };
+    if (renderedFor !== null) headers[RENDERED_FOR_HEADER] = String(renderedFor);
+    const response = await fetch("/api/orders", { method: "POST", body, headers }).catch(() => null);
+    if (response?.status === 401) {
+      // The session ended (a logout elsewhere, a new password, an expired token): on to the login page (SPEC §8), and
+      // back here after it with the contact fields as typed (the slip must be chosen again).
+      const { message } = ((await response.json().catch(() => null)) ?? {}) as { message?: string };
+      if (form.current) keepForm(CHECKOUT_KEPT, new FormData(form.current));
+      const login = new URLSearchParams({ redirect: CHECKOUT_KEPT });
+      if (message === INVALID_TOKEN) login.set("expired", "1");
+      return navigate(`/login?${login}`);
+    }
     if (!response?.ok) {
       const text = await failureMessage(response);
       // A refusal on the cart's contents (a price changed, a size sold out, another tab changed the cart) shows the
-      // cart as it now is.
-      if (response?.status === 409) {
+      // cart as it now is; not one for another account signed in since (reading the page again would show that
+      // account's cart under what this one typed).
+      if (response?.status === 409 && text !== SIGNED_IN_AS_ANOTHER) {
         onCartRefusal?.(text);
         revalidator.revalidate();
       }
@@ -197,6 +219,8 @@ export function CheckoutModal({
   }
 
   const errors = refusal?.fieldErrors;
+  // What was typed before the session ended, back once after the login (app/lib/kept-form.ts).
+  const kept = useKeptForm(CHECKOUT_KEPT);
   // The fields are prefilled from the profile; after a refusal they show what was sent (the shopper may have changed
   // the address for this order).
   const typed = serverError?.values;
@@ -239,20 +263,24 @@ export function CheckoutModal({
         <input type="hidden" name="expectedTotal" value={total} />
         <input type="hidden" name="idempotencyKey" value={checkoutKey} />
         <input type="hidden" name="cartLines" value={JSON.stringify(shownLines)} />
+        <RenderedFor />
+        <KeptNote kept={kept} />
         {message && <FormAlert tone={message.tone}>{message.text}</FormAlert>}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? user.name} errors={errors?.customerName} />
+        {/* Drawn again with what was kept once it is read (after the first render): a field's value follows its
+            defaultValue only until the field is drawn. */}
+        <div key={kept ? "kept" : "loaded"} className="grid gap-4 sm:grid-cols-2">
+          <Field name="customerName" label="Full name" autoComplete="name" defaultValue={typed?.customerName ?? kept?.get("customerName") ?? user.name} errors={errors?.customerName} />
           <Field
             name="customerEmail"
             label="Email"
             type="email"
             autoComplete="email"
-            defaultValue={typed?.customerEmail ?? user.email}
+            defaultValue={typed?.customerEmail ?? kept?.get("customerEmail") ?? user.email}
             errors={errors?.customerEmail}
             hint={`Order e-mails go to your account's address, ${user.email}`}
           />
-          <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={typed?.customerPhone ?? user.phone} errors={errors?.customerPhone} />
-          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={typed?.shippingAddress ?? user.address} errors={errors?.shippingAddress} />
+          <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={typed?.customerPhone ?? kept?.get("customerPhone") ?? user.phone} errors={errors?.customerPhone} />
+          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={typed?.shippingAddress ?? kept?.get("shippingAddress") ?? user.address} errors={errors?.shippingAddress} />
         </div>
         <div aria-busy={preparing || undefined}>
           <Field
@@ -260,7 +288,16 @@ export function CheckoutModal({
             label="Bank slip"
             type="file"
             accept="image/jpeg,image/png,application/pdf"
-            hint="A photo (JPEG or PNG) or a PDF, less than 10MB"
+            hint={
+              <>
+                A photo (JPEG or PNG) or a PDF, less than 10MB
+                {kept && !slip && (
+                  <strong className="mt-1 block font-semibold text-amber-800 dark:text-amber-300" data-testid="slip-lost">
+                    Choose the bank slip again: it cannot be kept across a login.
+                  </strong>
+                )}
+              </>
+            }
             errors={slipError ? [slipError] : errors?.bankSlip}
             // A slip is judged once chosen, while the focus stays on the field: what is wrong with it is read out then.
             liveError

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 
 import { FormAlert } from "~/components/Field";
+import { RenderedFor } from "~/components/RenderedFor";
 import { answerOr, submitted } from "~/lib/client-action";
 import { ORDER_STATUS_MESSAGES, ORDER_STATUSES, type OrderStatus } from "~/lib/constants";
 import type { orderStatusAction } from "~/lib/order-status-form.server";
@@ -26,7 +27,10 @@ export async function orderStatusClientAction(request: Request, serverAction: ()
  * React Router skips that after a 4xx, and a 409 ("changed meanwhile") left the page on the status it no longer has,
  * with a form that could only be refused again.
  */
-export function revalidateAfterStatusForm({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+export function revalidateAfterStatusForm({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+  // Not after a refusal for another account signed in since (app/lib/rendered-for.ts): reading the page again as that
+  // account would replace it (a customer is sent to /) and its message with it.
+  if (typeof actionResult === "object" && actionResult !== null && "renderedForRefused" in actionResult) return false;
   return formData?.get("intent") === "status" || defaultShouldRevalidate;
 }
 
@@ -104,6 +108,7 @@ export function OrderStatusForm({
         <input type="hidden" name="statusWas" value={order.status} />
         <input type="hidden" name="status" value="CANCELLED" />
         {result.notifyCustomer === false && <input type="hidden" name="notify" value="no" />}
+        <RenderedFor />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Link to={keepHref} replace preventScrollReset className="btn-secondary">
             Keep order
@@ -121,6 +126,7 @@ export function OrderStatusForm({
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="statusWas" value={order.status} />
+      <RenderedFor />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="flex-1">
           <label htmlFor={`status-${order.id}`} className="field-label">

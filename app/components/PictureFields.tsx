@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 
 import { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MESSAGES, PRODUCT_IMAGE_TYPES, sniffChosenFile } from "~/lib/file-types";
 import { preparePicture, PRODUCT_PICTURE, type PreparedPicture } from "~/lib/prepare-picture";
+import { CHOSEN_FILE } from "~/lib/kept-form";
 import { ALT_TEXT_MAX, PICTURE_MESSAGES, PRODUCT_IMAGES_MAX } from "~/lib/product-images";
 import type { ProductImageView } from "~/lib/schemas/product";
 import { Field } from "./Field";
@@ -93,7 +94,7 @@ function PictureItem({
   onMove?: (from: number, to: number, action: string) => void;
   noScript?: ReactNode;
   /** The Remove box (none for a chosen picture where the input cannot be filled again). */
-  remove?: { name?: string; value?: string; checked?: boolean; onChange: (checked: boolean) => void };
+  remove?: { name?: string; value?: string; checked?: boolean; defaultChecked?: boolean; onChange: (checked: boolean) => void };
   testId: string;
   children?: ReactNode;
 }) {
@@ -118,7 +119,7 @@ function PictureItem({
             : noScript}
           {remove && (
             <label className="flex min-h-9 items-center gap-2">
-              <input type="checkbox" name={remove.name} value={remove.value} checked={remove.checked} onChange={(event) => remove.onChange(event.currentTarget.checked)} className="remove size-4 accent-red-600" aria-label={`Remove ${label}`} />
+              <input type="checkbox" name={remove.name} value={remove.value} checked={remove.checked} defaultChecked={remove.defaultChecked} onChange={(event) => remove.onChange(event.currentTarget.checked)} className="remove size-4 accent-red-600" aria-label={`Remove ${label}`} />
               Remove
             </label>
           )}
@@ -167,18 +168,28 @@ export function PictureFields({
   isUpdate,
   errors,
   onPreparing,
+  kept,
 }: {
   images?: ProductImageView[];
   isUpdate: boolean;
   errors?: Record<string, string[] | undefined>;
   onPreparing?: (preparing: boolean) => void;
+  /**
+   * The form as it was posted before a session ended (app/lib/kept-form.ts): the current pictures' order, Remove boxes
+   * and alt texts come back; the chosen files cannot, and the file input says so.
+   */
+  kept?: URLSearchParams | null;
 }) {
-  const [chosen, setChosen] = useState<Chosen>(() => ({ order: images.map((image) => currentKey(image.id)), previews: [] }));
+  const [chosen, setChosen] = useState<Chosen>(() => {
+    const all = images.map((image) => currentKey(image.id));
+    const keptOrder = kept?.getAll("order").filter((key) => all.includes(key)) ?? [];
+    return { order: [...keptOrder, ...all.filter((key) => !keptOrder.includes(key))], previews: [] };
+  });
   const { order, previews } = chosen;
   /** The state as last set, for a choice prepared meanwhile to add to (its own render may be long gone). */
   const latest = useRef(chosen);
   /** The current pictures marked Remove (known with JavaScript; without, the server reads the boxes). */
-  const [removedIds, setRemovedIds] = useState<ReadonlySet<number>>(new Set());
+  const [removedIds, setRemovedIds] = useState<ReadonlySet<number>>(() => new Set(kept?.getAll("remove").map(Number) ?? []));
   /** Whether the input can be filled again (DataTransfer): only then can chosen pictures be added to, removed or moved. */
   const [editable, setEditable] = useState(false);
   const editableNow = useRef(false);
@@ -339,6 +350,7 @@ export function PictureFields({
               remove={{
                 name: "remove",
                 value: String(id),
+                defaultChecked: removedIds.has(id) || undefined,
                 onChange: (checked) =>
                   setRemovedIds((ids) => {
                     const next = new Set(ids);
@@ -354,7 +366,7 @@ export function PictureFields({
               <Field
                 name={`altText-${id}`}
                 label="Alt text"
-                defaultValue={image.altText ?? ""}
+                defaultValue={kept?.get(`altText-${id}`) ?? image.altText ?? ""}
                 maxLength={ALT_TEXT_MAX}
                 errors={errors?.[`altText-${id}`]}
                 disabled={hydrated && removed}
@@ -416,6 +428,8 @@ export function PictureFields({
     </ol>
   );
 
+  // Pictures were chosen before the session ended: no page can put them back into the input. Said until new ones are.
+  const picturesLost = !!kept?.getAll(CHOSEN_FILE).some((field) => field === "imageFiles" || field === "imageFile") && previews.length === 0;
   const preparingText = `Preparing ${picturesWord(preparing)}...`;
   const fileInput = (
     <Field
@@ -427,7 +441,16 @@ export function PictureFields({
       required={!isUpdate}
       errors={fileErrors}
       // Without JavaScript the chosen files are not listed before the save, so they have no alt text field yet.
-      hint={`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.${hydrated ? "" : " Alt text can be added once they are saved."}`}
+      hint={
+        <>
+          {`Up to ${PRODUCT_IMAGES_MAX} pictures in all; JPEG, PNG, WebP or GIF, at most 5 MB each.${hydrated ? "" : " Alt text can be added once they are saved."}`}
+          {picturesLost && (
+            <strong className="mt-1 block font-semibold text-amber-800 dark:text-amber-300" data-testid="pictures-lost">
+              Choose the pictures again: they cannot be kept across a login.
+            </strong>
+          )}
+        </>
+      }
       onChange={(event) => choose(event.currentTarget, [...(event.currentTarget.files ?? [])])}
       className="[&_input]:py-2"
     />

@@ -5,6 +5,8 @@ import { formatDate } from "~/lib/format";
 import { COMMENT_MAX, DEFAULT_RATING, RATINGS, REVIEW_MESSAGES, ratingWord } from "~/lib/review-constants";
 import type { ReviewActionResult, ReviewIntent, ReviewItem } from "~/lib/schemas/review";
 import { FormAlert, useFocusOnRefusal } from "./Field";
+import { KeptNote, useKeptForm } from "./KeptForm";
+import { RenderedFor, useRenderedFor, withRenderedFor } from "./RenderedFor";
 import { Stars } from "./Stars";
 import { Toast } from "./Toast";
 
@@ -26,6 +28,9 @@ export interface ReviewsData {
 }
 
 export const REVIEWS_STEP = 10;
+
+/** Where a review being written or edited is kept when the session ends under it (app/lib/kept-form.ts). */
+export const reviewKeptKey = (productId: number) => `/product/${productId}#review`;
 
 type ReviewFetcher = FetcherWithComponents<ReviewActionResult>;
 
@@ -76,6 +81,9 @@ export function ReviewsSection({
   const last = data.items.at(-1);
 
   const [status, setStatus] = useState<{ message: string; id: number } | null>(null);
+  // A review being written (or edited) when the session ended, back after the login: in its form again.
+  const kept = useKeptForm(data.viewer === "visitor" ? null : reviewKeptKey(productId));
+  const keptFor = (intent: ReviewIntent) => (kept?.get("intent") === intent ? kept : null);
   const announce = useCallback<Announce>((message) => setStatus((shown) => (message ? { message, id: (shown?.id ?? 0) + 1 } : null)), []);
 
   // The form to write a review gives way to the review it posted, and goes with its fetcher: the section keeps the
@@ -98,6 +106,11 @@ export function ReviewsSection({
         Customer reviews
       </h2>
       <Toast message={status?.message ?? null} id={status?.id} />
+      {kept && (
+        <div className="mt-4">
+          <KeptNote kept={kept} />
+        </div>
+      )}
       <div className="mt-6 grid gap-8 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] lg:gap-12">
         <RatingSummary averageRating={averageRating} reviewCount={reviewCount} distribution={data.distribution} />
         <div className="min-w-0">
@@ -115,11 +128,11 @@ export function ReviewsSection({
             <div>
               <h3 className="text-sm font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">Your review</h3>
               <ul className="mt-2" aria-label="Your review">
-                <ReviewCard review={data.own} productId={productId} result={result} announce={announce} highlight />
+                <ReviewCard review={data.own} productId={productId} result={result} announce={announce} highlight kept={keptFor("review-update")?.get("reviewId") === String(data.own.id) ? kept : null} />
               </ul>
             </div>
           ) : (
-            <WriteReview fetcher={createFetcher} productId={productId} result={result?.intent === "review-create" ? result : undefined} announce={announce} />
+            <WriteReview fetcher={createFetcher} productId={productId} result={result?.intent === "review-create" ? result : undefined} announce={announce} kept={keptFor("review-create")} />
           )}
 
           {data.items.length > 0 ? (
@@ -194,7 +207,7 @@ function RatingSummary({ averageRating, reviewCount, distribution }: { averageRa
   );
 }
 
-function WriteReview({ fetcher, productId, result, announce }: { fetcher: ReviewFetcher; productId: number; result?: ReviewActionResult; announce: Announce }) {
+function WriteReview({ fetcher, productId, result, announce, kept }: { fetcher: ReviewFetcher; productId: number; result?: ReviewActionResult; announce: Announce; kept: URLSearchParams | null }) {
   const outcome = fetcher.data ?? result;
   const pending = fetcher.state !== "idle";
   return (
@@ -210,6 +223,7 @@ function WriteReview({ fetcher, productId, result, announce }: { fetcher: Review
         pending={pending}
         submitLabel={pending ? "Submitting..." : "Submit Review"}
         announce={announce}
+        kept={kept}
       />
     </div>
   );
@@ -226,6 +240,7 @@ function ReviewForm({
   submitLabel,
   cancel,
   announce,
+  kept = null,
 }: {
   fetcher: ReviewFetcher;
   productId: number;
@@ -237,11 +252,13 @@ function ReviewForm({
   submitLabel: string;
   cancel?: { href: string; onClick: (event: MouseEvent) => void };
   announce: Announce;
+  /** What was typed before a session ended under the form (app/lib/kept-form.ts). */
+  kept?: URLSearchParams | null;
 }) {
   const errors = outcome?.fieldErrors ?? {};
   const commentId = `${idPrefix}-comment`;
   const commentError = errors.comment?.[0];
-  const initialRating = Number(outcome?.values?.rating) || review?.rating || DEFAULT_RATING;
+  const initialRating = Number(outcome?.values?.rating) || Number(kept?.get("rating")) || review?.rating || DEFAULT_RATING;
   // A refused review moves the focus to the field at fault (else it stays on the button it was sent with).
   const form = useFocusOnRefusal(outcome);
   // Without JavaScript a refused form comes back as a new page: the fragment opens it where the form is, as a
@@ -251,6 +268,8 @@ function ReviewForm({
     // noValidate: an empty review gets the shop's message on the field ("Comment is required"), as every other form
     // does, not the browser's bubble.
     <fetcher.Form
+      // Drawn again from what was kept, once it is read after the first render.
+      key={kept ? "kept" : "loaded"}
       ref={form}
       method="post"
       action={`/product/${productId}#${at}`}
@@ -260,6 +279,7 @@ function ReviewForm({
     >
       <input type="hidden" name="intent" value={intent} />
       {review && <input type="hidden" name="reviewId" value={review.id} />}
+      <RenderedFor />
       <input type="hidden" name="redirectTo" value={`/product/${productId}`} />
       {outcome?.message && <FormAlert>{outcome.message}</FormAlert>}
       <RatingInput idPrefix={idPrefix} defaultValue={initialRating} error={errors.rating?.[0]} />
@@ -273,7 +293,7 @@ function ReviewForm({
           rows={4}
           required
           maxLength={COMMENT_MAX}
-          defaultValue={outcome?.values?.comment ?? review?.comment ?? ""}
+          defaultValue={outcome?.values?.comment ?? kept?.get("comment") ?? review?.comment ?? ""}
           placeholder="How do they fit? Are they comfortable all day?"
           className="field-input resize-y"
           aria-invalid={commentError ? true : undefined}
@@ -370,6 +390,7 @@ function ReviewCard({
   result,
   announce,
   highlight = false,
+  kept = null,
 }: {
   review: ReviewItem;
   productId: number;
@@ -377,8 +398,11 @@ function ReviewCard({
   announce: Announce;
   /** The viewer's own review, in a card of its own; it takes the focus once posted. */
   highlight?: boolean;
+  /** An edit of this review kept when the session ended under it: the card opens its form with it. */
+  kept?: URLSearchParams | null;
 }) {
   const fetcher = useFetcher<ReviewActionResult>();
+  const renderedFor = useRenderedFor();
   const [searchParams, setSearchParams] = useSearchParams();
   const [editingHere, setEditingHere] = useState(false);
   // A result the customer has moved on from (Cancel) is not shown again.
@@ -391,6 +415,13 @@ function ReviewCard({
   const deleting = pendingIntent === "review-delete";
   const saving = pendingIntent === "review-update";
 
+  // Given back until this edit is saved or cancelled; the next Edit starts from the review.
+  const [keptEdit, setKeptEdit] = useState<URLSearchParams | null>(null);
+  useEffect(() => {
+    if (!kept) return;
+    setKeptEdit(kept);
+    setEditingHere(true);
+  }, [kept]);
   const editParam = searchParams.get("editReview") === String(review.id);
   const plainFailedUpdate = plain?.intent === "review-update" && !plain.ok && plain !== dismissed;
   const editing = review.mine && (editingHere || editParam || plainFailedUpdate);
@@ -415,6 +446,7 @@ function ReviewCard({
     handled.current = saved;
     focusAfter.current = "edit";
     setEditingHere(false);
+    setKeptEdit(null);
     announce("Review saved");
     if (editParam) {
       setSearchParams(
@@ -513,7 +545,7 @@ function ReviewCard({
                   // The review is going: the focus waits on the section's heading, not on a control about to vanish.
                   focusHeading();
                   announce(null);
-                  fetcher.submit({ intent: "review-delete", reviewId: String(review.id) }, { method: "post", action: `/product/${productId}`, preventScrollReset: true });
+                  fetcher.submit(withRenderedFor({ intent: "review-delete", reviewId: String(review.id) }, renderedFor), { method: "post", action: `/product/${productId}`, preventScrollReset: true });
                 }
               }}
             >
@@ -534,12 +566,14 @@ function ReviewCard({
           pending={saving}
           submitLabel={saving ? "Saving..." : "Save"}
           announce={announce}
+          kept={keptEdit}
           cancel={{
             href: withoutParams,
             onClick: (event) => {
               setDismissed(latest ?? null);
               focusAfter.current = "edit";
               setEditingHere(false);
+              setKeptEdit(null);
               // Began with ?editReview=: let the link take it away. Began with the button: stay put.
               if (!editParam) event.preventDefault();
             },
@@ -568,6 +602,7 @@ function ReviewCard({
         >
           <input type="hidden" name="intent" value="review-delete" />
           <input type="hidden" name="reviewId" value={review.id} />
+          <RenderedFor />
           <input type="hidden" name="redirectTo" value={`/product/${productId}`} />
           <p className="font-medium text-red-800 dark:text-red-200">{REVIEW_MESSAGES.confirmDelete}</p>
           <button type="submit" className="btn-danger">

@@ -5,6 +5,7 @@ import type { Category } from "~/lib/constants";
 import { FEW_LEFT, SELECT_A_SIZE, SIZE_GUIDES, SIZE_REFUSALS, UNKNOWN_SIZE, onlyLeft, sizeNoLongerSold, sizePickerId, type SizeView } from "~/lib/sizes";
 import { OutOfStockButton } from "./AddToCartButton";
 import { queueCartWrite } from "./cartWrites";
+import { RenderedFor, useRenderedFor, withRenderedFor } from "./RenderedFor";
 import { Toast, VIEW_CART } from "./Toast";
 import { useMenu } from "./useMenu";
 
@@ -23,6 +24,7 @@ interface AddResult {
 export function SizePicker({ productId, productName, category, sizes, available }: { productId: number; productName: string; category: Category; sizes: SizeView[]; available: boolean }) {
   const fetcher = useFetcher<AddResult>({ key: `add-to-cart:${productId}` });
   const location = useLocation();
+  const renderedFor = useRenderedFor();
   const [searchParams] = useSearchParams();
   const group = useRef<HTMLFieldSetElement>(null);
   const revalidator = useRevalidator();
@@ -61,7 +63,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
       return;
     }
     setQueued(true);
-    void queueCartWrite(() => fetcher.submit({ productId: String(productId), sizeId: String(chosen.id) }, { method: "post", action: "/cart/add" })).then(() => setQueued(false));
+    void queueCartWrite(() => fetcher.submit(withRenderedFor({ productId: String(productId), sizeId: String(chosen.id) }, renderedFor), { method: "post", action: "/cart/add" })).then(() => setQueued(false));
   };
 
   const hintId = `size-hint-${productId}`;
@@ -70,6 +72,7 @@ export function SizePicker({ productId, productName, category, sizes, available 
     <form id={sizePickerId(productId)} method="post" action="/cart/add" onSubmit={onSubmit} className="mt-6" noValidate>
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <RenderedFor />
       {/* Described by the line under the sizes and, once the shopper tried without one, by the request to choose one. */}
       <fieldset ref={group} aria-describedby={problem ? `${missingId} ${hintId}` : hintId}>
         {/* The legend names the group; floated, so the size guide can sit on its line. */}

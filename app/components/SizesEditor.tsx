@@ -21,6 +21,28 @@ interface Row {
 
 const blankRows = (count: number): Row[] => Array.from({ length: count }, () => ({ key: crypto.randomUUID(), label: "", stock: "" }));
 
+/**
+ * The rows of a posted form (`sizes.{n}.*`), in its order, or null when it had none. A saved size keeps the stock it
+ * had when the form was first loaded (stockWas): the save then moves its stock by what the admin typed, and pairs sold
+ * while they logged in again stay sold.
+ */
+function keptRows(kept: URLSearchParams): Row[] | null {
+  const indices = new Set<number>();
+  for (const name of kept.keys()) {
+    const match = /^sizes\.(\d{1,3})\./.exec(name);
+    if (match) indices.add(Number(match[1]));
+  }
+  if (!indices.size) return null;
+  return [...indices]
+    .sort((a, b) => a - b)
+    .map((index) => {
+      const value = (field: string) => kept.get(`sizes.${index}.${field}`);
+      const id = Number(value("id")) || undefined;
+      const stockWas = /^\d+$/.test(value("stockWas") ?? "") ? Number(value("stockWas")) : undefined;
+      return { key: id ? String(id) : crypto.randomUUID(), id, label: value("label") ?? "", stock: value("stock") ?? "", stockWas, removed: value("remove") === "on" || undefined };
+    });
+}
+
 /** Whether a row holds anything to save or remove: a blank row is skipped by the save, so it has no Remove box. */
 const hasContent = (row: Row) => row.id !== undefined || row.label.trim() !== "" || row.stock.trim() !== "";
 
@@ -31,11 +53,25 @@ const hasContent = (row: Row) => row.id !== undefined || row.label.trim() !== ""
  * with the category's usual sizes, a row typed has the same Remove box as a saved one, and the total follows as you
  * type. Removing a size that past orders used keeps those orders intact: they hold its label.
  */
-export function SizesEditor({ sizes, errors, restocking }: { sizes?: SizeView[]; errors?: Record<string, string[] | undefined>; restocking?: number }) {
-  const [rows, setRows] = useState<Row[]>(() => [
-    ...(sizes?.length ? sizes.map((size) => ({ key: String(size.id), id: size.id, label: size.label, stock: String(size.stockQuantity), stockWas: size.stockQuantity })) : [{ key: "one", label: ONE_SIZE, stock: "0" }]),
-    ...blankRows(BLANK_ROWS),
-  ]);
+export function SizesEditor({
+  sizes,
+  errors,
+  restocking,
+  kept,
+}: {
+  sizes?: SizeView[];
+  errors?: Record<string, string[] | undefined>;
+  restocking?: number;
+  /** The form as it was posted before a session ended (app/lib/kept-form.ts): its rows, as typed. */
+  kept?: URLSearchParams | null;
+}) {
+  const [rows, setRows] = useState<Row[]>(
+    () =>
+      (kept && keptRows(kept)) ?? [
+        ...(sizes?.length ? sizes.map((size) => ({ key: String(size.id), id: size.id, label: size.label, stock: String(size.stockQuantity), stockWas: size.stockQuantity })) : [{ key: "one", label: ONE_SIZE, stock: "0" }]),
+        ...blankRows(BLANK_ROWS),
+      ],
+  );
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   // Opened from a low-stock list for one size (`restocking`, its id): its row is marked, and its stock field takes the

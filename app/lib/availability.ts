@@ -1,4 +1,5 @@
 import { GUEST_CART_MAX_LINES } from "./constants";
+import { SIGNED_IN_AS_ANOTHER } from "./rendered-for";
 import { ONE_SIZE, onlyLeft, SELECT_A_SIZE, UNKNOWN_SIZE } from "./sizes";
 
 /** A product can be bought when it is marked available and has stock: one rule for the grid, the page and the cart. */
@@ -18,8 +19,8 @@ export const PRODUCT_NOT_FOUND = "Product not found";
 export const OUT_OF_STOCK = "This product is out of stock";
 export const GUEST_CART_FULL = `A cart holds at most ${GUEST_CART_MAX_LINES} different products`;
 
-/** Every reason an add to the cart is refused, as the cart service words it. */
-const CART_REFUSALS: ReadonlySet<string> = new Set([PRODUCT_NOT_FOUND, OUT_OF_STOCK, SELECT_A_SIZE, UNKNOWN_SIZE, ABOVE_STOCK, GUEST_CART_FULL]);
+/** Every reason an add to the cart is refused, as the cart service words it (and the check of whom the page was for). */
+const CART_REFUSALS: ReadonlySet<string> = new Set([PRODUCT_NOT_FOUND, OUT_OF_STOCK, SELECT_A_SIZE, UNKNOWN_SIZE, ABOVE_STOCK, GUEST_CART_FULL, SIGNED_IN_AS_ANOTHER]);
 export const CART_ADD_FAILED = "Could not add this to your cart";
 
 /**

@@ -15,6 +15,12 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The refusal of a write whose page was rendered for another user than the session's (assertRenderedFor,
+ * app/lib/rendered-for.ts): its words are for the person as they stand, never inside a form's "Failed to ...".
+ */
+export class RenderedForRefusal extends HttpError {}
+
 export const badRequest = (message: string, fieldErrors?: FieldErrors) => new HttpError(400, message, fieldErrors);
 export const notFound = (message = "Not found") => new HttpError(404, message);
 export const forbidden = (message = "Access denied") => new HttpError(403, message);

@@ -2,9 +2,10 @@ import { data, type AppLoadContext } from "react-router";
 
 import { changeOrderStatus } from "~/services/orders.server";
 import { mailerFor } from "~/services/outbox.server";
-import { requireAdmin } from "~/services/session.server";
+import type { SessionUser } from "~/services/auth.server";
+import { requireFormAdmin } from "~/services/session.server";
 import { readFormData } from "./forms";
-import { HttpError } from "./http";
+import { HttpError, RenderedForRefusal } from "./http";
 import { ORDER_STATUS_MESSAGES } from "./constants";
 import { stockNotReturnedNote } from "./order-stock";
 import { orderStatusFormSchema } from "./schemas/order";
@@ -18,8 +19,19 @@ function failedBecause(reason: string): string {
 }
 
 export async function orderStatusAction(request: Request, context: AppLoadContext, url: URL) {
-  const admin = await requireAdmin(request, context, url);
-  const parsed = orderStatusFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const form = await readFormData(request);
+  let admin: SessionUser;
+  try {
+    // An admin whose other tab logged in as someone else is told so, not sent to / (a customer) or acting as them.
+    admin = await requireFormAdmin(request, context, url, form);
+  } catch (error) {
+    if (error instanceof RenderedForRefusal) {
+      const orderId = Number(form.get("orderId")) || null;
+      return data({ kind: "error" as const, orderId, status: null, message: error.message, renderedForRefused: true }, { status: error.status });
+    }
+    throw error;
+  }
+  const parsed = orderStatusFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     return data({ kind: "error" as const, orderId: null, status: null, message: failedBecause(parsed.error.issues[0]?.message ?? "invalid input") }, { status: 400 });
   }

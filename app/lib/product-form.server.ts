@@ -1,7 +1,12 @@
+import { redirect } from "react-router";
+
+import type { SessionUser } from "~/services/auth.server";
+import { adminFormRefusal, assertRenderedFor } from "~/services/session.server";
 import { parseWith } from "./api.server";
 import { FIX_FIELDS, formNumber } from "./forms";
-import { HttpError, type FieldErrors } from "./http";
+import { HttpError, RenderedForRefusal, type FieldErrors } from "./http";
 import { readMultipartStream, type UploadedFile } from "./multipart.server";
+import { RENDERED_FOR_FIELD } from "./rendered-for";
 import { altTextSchema, picturesInputSchema, productInputSchema, type PicturesInput, type ProductInput } from "./schemas/product";
 import type { ImageUpload } from "~/services/catalogue.server";
 import { PICTURE_UPLOAD_LIMITS, uploadedPictures, type PictureChanges } from "~/services/product-images.server";
@@ -9,17 +14,35 @@ import { PICTURE_UPLOAD_LIMITS, uploadedPictures, type PictureChanges } from "~/
 /** The add and update forms, read into the API's product shape (numbers and the checkbox converted here, once). */
 export type ProductFormRead =
   | { ok: true; input: ProductInput; pictures: Required<Pick<PictureChanges, "added">> & PictureChanges }
-  | { ok: false; message: string; fieldErrors: FieldErrors };
+  | { ok: false; status: number; message: string; fieldErrors: FieldErrors };
 
-export async function readProductForm(request: Request): Promise<ProductFormRead> {
+/**
+ * `poster`, the session's user (the action's requireUser has sent a visitor to the login page before the body is
+ * read): the form is refused (409, its message as it stands) when it was rendered for someone else
+ * (assertRenderedFor), before the role is judged, so an admin whose other tab logged in as a customer is told what
+ * happened; a customer is then sent to /. A customer's pictures are read into nothing: only an admin's are kept.
+ */
+export async function readProductForm(request: Request, poster?: SessionUser): Promise<ProductFormRead> {
+  const admin = !poster || poster.role === "ROLE_ADMIN";
   let form: FormData;
   let files: UploadedFile[];
   try {
     // Read as it streams in: each picture is checked as it arrives and kept once (see multipart.server.ts).
-    ({ fields: form, files } = await readMultipartStream(request, PICTURE_UPLOAD_LIMITS));
+    ({ fields: form, files } = await readMultipartStream(request, admin ? PICTURE_UPLOAD_LIMITS : { ...PICTURE_UPLOAD_LIMITS, types: [] }));
   } catch (error) {
-    if (error instanceof HttpError) return { ok: false, message: error.message, fieldErrors: { imageFile: [error.message] } };
+    if (error instanceof HttpError) return { ok: false, status: 400, message: error.message, fieldErrors: { imageFile: [error.message] } };
     throw error;
+  }
+  if (poster) {
+    try {
+      assertRenderedFor(form.get(RENDERED_FOR_FIELD), poster);
+    } catch (error) {
+      if (!(error instanceof RenderedForRefusal)) throw error;
+      // Without JavaScript, a customer's page would go to / with it (adminFormRefusal says why).
+      if (!admin && adminFormRefusal(request, error, poster) !== error) throw adminFormRefusal(request, error, poster);
+      return { ok: false, status: error.status, message: error.message, fieldErrors: {} };
+    }
+    if (!admin) throw redirect("/");
   }
   const text = (name: string) => {
     const value = form.get(name);
@@ -67,7 +90,7 @@ export async function readProductForm(request: Request): Promise<ProductFormRead
     if (!(error instanceof HttpError)) throw error;
     Object.assign(fieldErrors, error.fieldErrors);
   }
-  if (!input || Object.keys(fieldErrors).length) return { ok: false, message: FIX_FIELDS, fieldErrors };
+  if (!input || Object.keys(fieldErrors).length) return { ok: false, status: 400, message: FIX_FIELDS, fieldErrors };
   return { ok: true, input, pictures: { first, added, keep, addedAt } };
 }
 

@@ -1,10 +1,9 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 
-import type { SessionUser } from "~/services/auth.server";
 import { createReview, deleteReview, updateReview } from "~/services/reviews.server";
-import { getSession, loginRedirect } from "~/services/session.server";
+import { formUser, getSession, loginRedirect } from "~/services/session.server";
 import { parseForm } from "./forms";
-import { HttpError, parseId } from "./http";
+import { HttpError, RenderedForRefusal, parseId } from "./http";
 import { REVIEW_FAILED } from "./review-constants";
 import { DEFAULT_RATING, REVIEW_MESSAGES, reviewFormSchema, type ReviewActionResult, type ReviewIntent } from "./schemas/review";
 
@@ -23,6 +22,7 @@ function reviewIdOf(form: FormData): number | null {
 
 /** SPEC §8: a submit shows 401 as 'Please login to submit a review', else the server's message; edits and deletes show theirs. */
 function messageFor(intent: ReviewIntent, error: HttpError): string {
+  if (error instanceof RenderedForRefusal) return error.message;
   if (intent !== "review-create") return REVIEW_FAILED[intent];
   if (error.status === 401) return REVIEW_MESSAGES.loginRequired;
   return error.message || REVIEW_FAILED[intent];
@@ -36,11 +36,14 @@ export async function reviewAction(request: Request, context: AppLoadContext, pr
     data<ReviewActionResult>({ intent, reviewId, ok: status < 300, message, fieldErrors, values: status < 300 ? null : values }, { status });
 
   try {
+    // A session that ended meanwhile is gone for good (SPEC §8: token and user are removed, on to /login), and so is
+    // the session of a signed-in page whose cookie went meanwhile (formUser); a review typed for one customer and
+    // posted after another tab logged in as someone else is refused (409), as typed. Without any session the form asks
+    // for a login.
+    const reviews = new URL(`/product/${productId}#reviews`, request.url);
     const session = await getSession(request, context);
-    // A session that ended meanwhile is gone for good (SPEC §8: token and user are removed, on to /login); without
-    // one, the form asks for a login.
-    if (!session.user && session.reason === "invalid") return loginRedirect(new URL(`/product/${productId}#reviews`, request.url), { request });
-    const user: SessionUser | null = session.user;
+    if (!session.user && session.reason === "invalid") return loginRedirect(reviews, request, session);
+    const user = await formUser(request, context, reviews, form);
     if (!user) throw new HttpError(401, REVIEW_MESSAGES.loginRequired);
     if (intent !== "review-create" && reviewId === null) throw new HttpError(404, REVIEW_MESSAGES.notFound);
 
@@ -57,6 +60,7 @@ export async function reviewAction(request: Request, context: AppLoadContext, pr
       else await updateReview(context.db, user, reviewId!, { productId, comment, rating });
     }
   } catch (error) {
+    if (error instanceof Response) throw error; // the login page
     if (error instanceof HttpError) return result(error.status, messageFor(intent, error), error.fieldErrors);
     console.error(`Product page ${intent} failed`, error);
     return result(500, REVIEW_FAILED[intent]);

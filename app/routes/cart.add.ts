@@ -7,14 +7,14 @@ import { answerOr } from "~/lib/client-action";
 import { HttpError, parseId } from "~/lib/http";
 import { sizePickerId } from "~/lib/sizes";
 import { addToGuestCart, addToServerCart } from "~/services/cart.server";
-import { getOptionalUser, guestCartOf, safeRedirectPath, writeGuestCart } from "~/services/session.server";
+import { formUser, guestCartOf, safeRedirectPath, writeGuestCart } from "~/services/session.server";
 import type { Route } from "./+types/cart.add";
 
 // A cart the shop could not reach is left as it was, without a word (SPEC §8: failed cart calls fall back silently).
 export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answerOr(serverAction, () => ({ ok: false as const, message: null }));
 
 // One unit of a product into the cart: the customer's server cart, or the visitor's cookie cart.
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readFormData(request);
   const productId = parseId(form.get("productId"));
   const redirectTo = form.get("redirectTo");
@@ -22,7 +22,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (productId === null) throw new HttpError(404, "Product not found");
     const sizeId = readSizeId(form);
-    const user = await getOptionalUser(request, context);
+    // Into the cart of the customer the page was rendered for, never another's (409), nor a visitor's once that
+    // customer's session ended (the login page); a visitor's page carries nothing to check (RenderedFor says why).
+    const user = await formUser(request, context, new URL(safeRedirectPath(redirectTo), url), form);
     if (user) {
       await addToServerCart(context.db, user.id, productId, sizeId);
     } else {

@@ -6,6 +6,7 @@ import { CheckoutModal } from "~/components/CheckoutModal";
 import { SizeNote } from "~/components/OrderSummary";
 import { FormAlert } from "~/components/Field";
 import { ProductImage } from "~/components/ProductImage";
+import { RenderedFor } from "~/components/RenderedFor";
 import { readBoundedForm } from "~/lib/api.server";
 import { answerOr } from "~/lib/client-action";
 import { ABOVE_STOCK, CHECKOUT_BLOCKED, cartLineProblem, isPurchasable } from "~/lib/availability";
@@ -32,7 +33,7 @@ import {
 import { placeOrder, readBankSlip, recentOrderPlan, type BankSlip } from "~/services/orders.server";
 import { readTogether } from "~/services/db.server";
 import { bankDetails, deliveryNoteOf, mailerFor } from "~/services/outbox.server";
-import { getOptionalUser, guestCartNow, guestCartOf, requireUser, userWhileReading, writeGuestCart } from "~/services/session.server";
+import { formUser, guestCartNow, guestCartOf, requireFormUser, userWhileReading, writeGuestCart } from "~/services/session.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/cart";
 
@@ -89,7 +90,10 @@ export async function action(args: Route.ActionArgs) {
     const form = await readBoundedForm(request, BANK_SLIP_MAX_BYTES, { field: "bankSlip", message: BANK_SLIP_MESSAGES.size });
     const intent = form.get("intent");
     if (intent === "checkout") return await checkout(args, form);
-    const user = await getOptionalUser(request, context);
+    // A line of one customer's cart changes nobody else's (a 409 when another tab logged in as someone else since),
+    // nor a visitor's cart once that customer's session ended (formUser: the login page). A visitor's page carries
+    // nothing to check: after a login elsewhere its change lands in the cart its lines joined at that login.
+    const user = await formUser(request, context, args.url, form);
     if (intent === "clear") {
       if (user) await clearServerCart(context.db, user.id);
       return data<CartActionData>({ ok: true }, { headers: { "Set-Cookie": writeGuestCart(request, context, []) } });
@@ -163,7 +167,6 @@ function idempotencyKeyOf(form: FormData): string | undefined {
  * too. A slip that was fine must be chosen again (no browser keeps a file across a page load): its field says so.
  */
 async function checkout({ request, context, url }: Route.ActionArgs, form: FormData) {
-  const user = await requireUser(request, context, url);
   const values = postedValues(form, CHECKOUT_FIELDS);
   const chosen = form.get("bankSlip");
   const chosenName = chosen instanceof File && chosen.size > 0 ? chosen.name : null;
@@ -172,6 +175,8 @@ async function checkout({ request, context, url }: Route.ActionArgs, form: FormD
     return data<CartActionData>({ ok: false, message, fieldErrors: errors, values }, { status });
   };
   try {
+    // The order goes on the account the checkout was shown for, or nowhere (assertRenderedFor).
+    const user = await requireFormUser(request, context, url, form);
     const customer = parseForm(form, checkoutCustomerSchema);
     let slip: BankSlip | null = null;
     let slipRefused: HttpError | null = null;
@@ -284,6 +289,7 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1 sm:flex-col sm:flex-nowrap sm:items-end sm:gap-4">
           <fetcher.Form method="post" onSubmit={send} className="flex items-center rounded-lg border border-slate-300 dark:border-slate-700" aria-label={`Quantity of ${name}`}>
             <input type="hidden" name="intent" value="set" />
+            <RenderedFor />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />
             {/* What this page shows: another tab may have changed the line since, and − and + move it from there. */}
@@ -338,6 +344,7 @@ function CartLineRow({ line, announce }: { line: CartLine; announce: (text: stri
           </p>
           <fetcher.Form method="post" onSubmit={send}>
             <input type="hidden" name="intent" value="remove" />
+            <RenderedFor />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="sizeId" value={line.sizeId} />
             <button type="submit" className="min-h-11 text-sm font-semibold text-red-700 hover:underline dark:text-red-400" aria-label={`Remove ${name}`} data-remove-line>

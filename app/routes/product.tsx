@@ -6,14 +6,16 @@ import { AddToCartButton, ReturnedAddToast, useAddToCart } from "~/components/Ad
 import { ErrorPage, NotFoundPage } from "~/components/ErrorPage";
 import { Gallery } from "~/components/Gallery";
 import { RelatedProducts } from "~/components/RelatedProducts";
+import { RenderedFor, useRenderedFor, withRenderedFor } from "~/components/RenderedFor";
 import { SizePicker } from "~/components/SizePicker";
-import { REVIEWS_STEP, ReviewsSection, type ReviewsData } from "~/components/Reviews";
+import { REVIEWS_STEP, ReviewsSection, reviewKeptKey, type ReviewsData } from "~/components/Reviews";
 import { Stars } from "~/components/Stars";
 import { isPurchasable } from "~/lib/availability";
 import { productPageTags } from "~/lib/edge-cache";
 import { formatDate, formatPrice } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
-import { HttpError, parseId, routeId } from "~/lib/http";
+import { keepWhenSentToLogin } from "~/lib/kept-form";
+import { HttpError, RenderedForRefusal, parseId, routeId } from "~/lib/http";
 import { FEW_LEFT, SIZE_REFUSALS, hasSizeChoice, onlyLeft } from "~/lib/sizes";
 import { reviewAction } from "~/lib/review-form.server";
 import { savedMessage } from "~/lib/stock-moves";
@@ -26,7 +28,7 @@ import { countOpenOrdersWithProduct } from "~/services/orders.server";
 import { picturesPlan, toImageViews } from "~/services/product-images.server";
 import { relatedProductsPlan } from "~/services/related-products.server";
 import { mayDeleteReview, mayEditReview, productReviewsFor, productReviewsPlan, type ReviewRecord } from "~/services/reviews.server";
-import { claimedUserId, getOptionalUser, requireAdmin } from "~/services/session.server";
+import { claimedUserId, getOptionalUser, requireFormAdmin } from "~/services/session.server";
 import { sizesPlan } from "~/services/sizes.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/product";
@@ -101,10 +103,12 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /** A review (or an admin's delete) the server did not answer says SPEC's failure message where the form is. */
-export const clientAction = async ({ request, serverAction }: Route.ClientActionArgs) => {
+export const clientAction = async ({ request, params, serverAction }: Route.ClientActionArgs) => {
   const form = await submitted(request);
   const intent = form.get("intent");
-  return answerOr(serverAction, () => {
+  // A review being written or edited when the session ended is kept for after the login (ReviewsSection).
+  const sent = isReviewIntent(intent) && intent !== "review-delete" ? () => keepWhenSentToLogin(request, reviewKeptKey(Number(params.id)), serverAction) : serverAction;
+  return answerOr(sent, () => {
     if (!isReviewIntent(intent)) return { message: "Failed to delete product: the server did not answer" };
     const values = intent === "review-delete" ? null : { comment: String(form.get("comment") ?? ""), rating: String(form.get("rating") ?? "") };
     const failed: ReviewActionResult = { intent, reviewId: parseId(form.get("reviewId")), ok: false, message: REVIEW_FAILED[intent], fieldErrors: {}, values };
@@ -118,10 +122,11 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   const intent = form.get("intent");
   if (isReviewIntent(intent)) return reviewAction(request, context, id, intent, form);
   if (intent !== "delete") throw data({ message: "Unknown action" }, { status: 400 });
-  await requireAdmin(request, context, url);
   try {
+    await requireFormAdmin(request, context, url, form);
     await deleteProduct(context.db, context.cloudflare.env.BUCKET, id);
   } catch (error) {
+    if (error instanceof RenderedForRefusal) return data({ message: error.message }, { status: error.status });
     if (error instanceof HttpError) return data({ message: `Failed to delete product: ${error.message}` }, { status: error.status });
     throw error;
   }
@@ -139,9 +144,10 @@ function deleteQuestion(name: string, openOrders: number): string {
   return `Delete "${name}"?${held} This cannot be undone.`;
 }
 
-function AdminActions({ id, name, openOrders }: { id: number; name: string; openOrders: number }) {
+function AdminActions({ id, name, openOrders, refused }: { id: number; name: string; openOrders: number; refused: string | null }) {
   const [searchParams] = useSearchParams();
   const fetcher = useFetcher<{ message: string }>();
+  const renderedFor = useRenderedFor();
   const confirming = searchParams.has("delete");
   const deleting = fetcher.state !== "idle";
   return (
@@ -158,7 +164,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
           aria-disabled={deleting}
           onClick={(event) => {
             event.preventDefault();
-            if (window.confirm(deleteQuestion(name, openOrders))) fetcher.submit({ intent: "delete" }, { method: "post" });
+            if (window.confirm(deleteQuestion(name, openOrders))) fetcher.submit(withRenderedFor({ intent: "delete" }, renderedFor), { method: "post" });
           }}
         >
           {deleting ? "Deleting..." : "Delete Product"}
@@ -167,6 +173,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
       {confirming && (
         <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-xl bg-red-50 p-4 text-sm dark:bg-red-950/50">
           <input type="hidden" name="intent" value="delete" />
+          <RenderedFor />
           <p className="font-medium text-red-800 dark:text-red-200">{deleteQuestion(name, openOrders)}</p>
           <button type="submit" className="btn-danger">
             Yes, delete
@@ -176,7 +183,7 @@ function AdminActions({ id, name, openOrders }: { id: number; name: string; open
           </Link>
         </Form>
       )}
-      {fetcher.data?.message && <p className="field-error">{fetcher.data.message}</p>}
+      {(fetcher.data?.message ?? refused) && <p className="field-error">{fetcher.data?.message ?? refused}</p>}
     </div>
   );
 }
@@ -264,7 +271,7 @@ export default function ProductPage() {
               View Reviews
             </a>
           </div>
-          {isAdmin && <AdminActions id={product.id} name={product.name} openOrders={openOrders} />}
+          {isAdmin && <AdminActions id={product.id} name={product.name} openOrders={openOrders} refused={actionData && !("intent" in actionData) ? actionData.message : null} />}
         </div>
       </div>
 

@@ -5,11 +5,12 @@ import { ProductForm, type ProductFormResult } from "~/components/ProductForm";
 import { answerOr } from "~/lib/client-action";
 import { FIX_FIELDS } from "~/lib/forms";
 import { HttpError, routeId } from "~/lib/http";
+import { keepWhenSentToLogin } from "~/lib/kept-form";
 import { readProductForm } from "~/lib/product-form.server";
 import { backOfficePath, savedReturn } from "~/lib/restock";
 import { withStockMoves } from "~/lib/stock-moves.server";
 import { getProductWithSizes, updateProduct } from "~/services/catalogue.server";
-import { requireAdmin } from "~/services/session.server";
+import { requireAdmin, requireUser } from "~/services/session.server";
 import type { Route } from "./+types/update-product";
 
 const UPDATE_FAILED = "Failed to update product. Please try again.";
@@ -26,13 +27,19 @@ export async function loader({ request, params, context, url }: Route.LoaderArgs
   }
 }
 
-export const clientAction = ({ serverAction }: Route.ClientActionArgs) => answerOr(serverAction, () => ({ message: UPDATE_FAILED, fieldErrors: undefined }));
+// A session that ended under the form sends it to the login page: what was typed is kept for after it (ProductForm).
+export const clientAction = ({ request, params, serverAction }: Route.ClientActionArgs) =>
+  answerOr(
+    () => keepWhenSentToLogin(request, `/product/update/${params.id}`, serverAction),
+    () => ({ message: UPDATE_FAILED, fieldErrors: undefined }),
+  );
 
 export async function action({ request, params, context, url }: Route.ActionArgs) {
-  await requireAdmin(request, context, url);
+  const poster = await requireUser(request, context, url);
   const id = routeId(params.id);
-  const form = await readProductForm(request);
-  if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: 400 });
+  // The role is judged with whom the form was rendered for, once it is read (readProductForm).
+  const form = await readProductForm(request, poster);
+  if (!form.ok) return data({ message: form.message, fieldErrors: form.fieldErrors }, { status: form.status });
   try {
     const { stockMoves } = await updateProduct(context.db, context.cloudflare.env.BUCKET, id, form.input, form.pictures);
     // Opened from a low-stock list, the form goes back to it, for the next size to restock; else to the product. The

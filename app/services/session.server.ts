@@ -1,9 +1,10 @@
-import { redirect, replace, type AppLoadContext } from "react-router";
+import { data, redirect, replace, type AppLoadContext } from "react-router";
 
 import { isSecureRequest, readCookie, serializeCookie } from "~/lib/cookies";
-import { forbidden, unauthorized } from "~/lib/http";
+import { RenderedForRefusal, forbidden, parseId, unauthorized } from "~/lib/http";
 import { guestCartCookie, guestCartCount, readGuestCart, type GuestCartLine } from "~/lib/guest-cart";
 import { CART_MERGED_PARAM, WELCOME_PARAM, withOneTimeParam, withoutOneTimeParams } from "~/lib/one-time-params";
+import { RENDERED_FOR_FIELD, RENDERED_FOR_HEADER, RENDERED_FOR_INVALID, SIGNED_IN_AS_ANOTHER } from "~/lib/rendered-for";
 import type { CartLine } from "~/lib/schemas/cart";
 import { endSession, findSessionByToken, type SessionUser } from "./auth.server";
 import { guestCartPlan, mergeIntoServerCart } from "./cart.server";
@@ -126,22 +127,40 @@ export async function cartCountOf(request: Request, context: AppLoadContext): Pr
 }
 
 /**
- * Where a screen that needs a login sends the browser: the login page, with the way back. `url` is the route's own
- * (a loader's `url`), never request.url, which for a client navigation is the `.data` request's.
+ * Set when a request's session cookie is found dead and cleared (a logout elsewhere, a new password, an expired or
+ * forged token), until the next login or logout: the other tabs' requests no longer carry the dead cookie, and this
+ * tells their way to the login page why they are sent there. It holds nothing but that (no id, no token).
  */
-export function loginRedirect(url: URL, ended?: { request: Request }): Response {
+export const SESSION_ENDED_COOKIE = "stride_session_ended";
+
+/**
+ * Where a screen that needs a login sends the browser: the login page, with the way back. `url` is the route's own
+ * (a loader's `url`), never request.url, which for a client navigation is the `.data` request's. A session that ended
+ * meanwhile (`session` names a dead token: a logout elsewhere, a new password) makes the login page say so (SPEC §8:
+ * "Session expired"), and its dead cookie goes (token and user are removed); so does one that another tab of this
+ * browser found dead before (SESSION_ENDED_COOKIE), which is why this request carries no cookie.
+ */
+export function loginRedirect(url: URL, request: Request, session: SessionState): Response {
   const params = new URLSearchParams({ redirect: url.pathname + url.search + url.hash });
-  if (!ended) return redirect(`/login?${params}`);
-  // A session that ended meanwhile (a logout elsewhere, a new password): the login page says so (SPEC §8: "Session
-  // expired"), and the dead cookie goes (token and user are removed).
-  params.set("expired", "1");
-  return redirect(`/login?${params}`, { headers: { "Set-Cookie": clearSessionCookie(ended.request) } });
+  const dead = session.user === null && session.reason === "invalid";
+  if (dead || readCookie(request.headers.get("Cookie"), SESSION_ENDED_COOKIE) !== null) params.set("expired", "1");
+  if (!dead) return redirect(`/login?${params}`);
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearSessionCookie(request));
+  headers.append("Set-Cookie", serializeCookie(SESSION_ENDED_COOKIE, "1", { maxAge: TOKEN_LIFETIME_SECONDS, secure: isSecureRequest(request) }));
+  return redirect(`/login?${params}`, { headers });
+}
+
+/** A login or a logout forgets that a session ended (SESSION_ENDED_COOKIE): the Set-Cookie to send, when there is one. */
+export function forgetEndedSession(request: Request): string | null {
+  if (readCookie(request.headers.get("Cookie"), SESSION_ENDED_COOKIE) === null) return null;
+  return serializeCookie(SESSION_ENDED_COOKIE, "", { maxAge: 0, secure: isSecureRequest(request) });
 }
 
 /** Screens: no session goes to /login?redirect=<path>. */
 export async function requireUser(request: Request, context: AppLoadContext, url: URL): Promise<SessionUser> {
   const session = await getSession(request, context);
-  if (!session.user) throw loginRedirect(url, session.reason === "invalid" ? { request } : undefined);
+  if (!session.user) throw loginRedirect(url, request, session);
   return session.user;
 }
 
@@ -150,6 +169,69 @@ export async function requireAdmin(request: Request, context: AppLoadContext, ur
   const user = await requireUser(request, context, url);
   if (user.role !== "ROLE_ADMIN") throw redirect("/");
   return user;
+}
+
+/**
+ * The one rule of app/lib/rendered-for.ts: a write that says whom its page was rendered for (`sent`: a form's
+ * RENDERED_FOR_FIELD, an API call's RENDERED_FOR_HEADER; null when it says nothing, as a page from before the rule or
+ * a script) is refused with a 409 when the session's user is another, before anything changes. No D1 read of its own:
+ * the session was read already.
+ */
+export function assertRenderedFor(sent: FormDataEntryValue | null, user: SessionUser): void {
+  if (sent === null) return;
+  const renderedFor = parseId(sent);
+  if (renderedFor === null) throw new RenderedForRefusal(400, RENDERED_FOR_INVALID);
+  if (renderedFor !== user.id) throw new RenderedForRefusal(409, SIGNED_IN_AS_ANOTHER);
+}
+
+/**
+ * A screen write's user, checked against whom its form was rendered for (assertRenderedFor): another user than the
+ * session's is a 409 (an HttpError, for the action to answer in its own shape); a form rendered for a signed-in user
+ * whose session has ended since goes to the login page, as a screen that needs a login does (even where a visitor
+ * may post: the cart), so that it never acts as a visitor with what that user's page showed. Null for a visitor's
+ * form posted by a visitor.
+ */
+export async function formUser(request: Request, context: AppLoadContext, url: URL, form: FormData): Promise<SessionUser | null> {
+  const session = await getSession(request, context);
+  const sent = form.get(RENDERED_FOR_FIELD);
+  if (!session.user) {
+    if (sent !== null) throw loginRedirect(url, request, session);
+    return null;
+  }
+  assertRenderedFor(sent, session.user);
+  return session.user;
+}
+
+/** formUser for a screen that needs a login: no session goes to the login page (requireUser). */
+export async function requireFormUser(request: Request, context: AppLoadContext, url: URL, form: FormData): Promise<SessionUser> {
+  return (await formUser(request, context, url, form)) ?? requireUser(request, context, url);
+}
+
+/**
+ * formUser for an admin's screen: the check of whom the form was rendered for comes before the role's, so an admin
+ * whose other tab logged in as a customer is told what happened (409), not sent to / without a word.
+ */
+export async function requireFormAdmin(request: Request, context: AppLoadContext, url: URL, form: FormData): Promise<SessionUser> {
+  let user: SessionUser;
+  try {
+    user = await requireFormUser(request, context, url, form);
+  } catch (error) {
+    throw adminFormRefusal(request, error, (await getSession(request, context)).user);
+  }
+  if (user.role !== "ROLE_ADMIN") throw redirect("/");
+  return user;
+}
+
+/**
+ * An admin's form refused by assertRenderedFor because a customer signed in since, posted without JavaScript: the
+ * browser shows the page the action answers, whose loader would send that customer to / and the refusal with it. So
+ * it goes to the app's error page instead, which says it (root.tsx's ErrorBoundary): loaders are not run for a route
+ * whose action threw. With JavaScript (a `.data` request) the form says it in place. Anything else is left as it is.
+ */
+export function adminFormRefusal(request: Request, error: unknown, now: SessionUser | null): unknown {
+  const document = !new URL(request.url).pathname.endsWith(".data");
+  if (!(error instanceof RenderedForRefusal) || !document || !now || now.role === "ROLE_ADMIN") return error;
+  return data({ message: error.message, renderedForRefused: true }, { status: error.status });
 }
 
 /**
@@ -192,8 +274,14 @@ export async function requireAdminWhileReading<T>(request: Request, context: App
 /** API: 401 with a message naming the token, so a client can tell a dead session from other 401s. */
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const session = await getSession(request, context);
-  if (session.user) return session.user;
-  throw unauthorized(session.reason === "none" ? "Missing or invalid token: please log in" : undefined);
+  if (session.user) {
+    // A client that says whom its screen shows (the checkout's fetch) is refused when the token is another user's.
+    assertRenderedFor(request.headers.get(RENDERED_FOR_HEADER), session.user);
+    return session.user;
+  }
+  // A browser whose session cookie another tab found dead (SESSION_ENDED_COOKIE) has a dead session too, not none.
+  const ended = readCookie(request.headers.get("Cookie"), SESSION_ENDED_COOKIE) !== null;
+  throw unauthorized(session.reason === "none" && !ended ? "Missing or invalid token: please log in" : undefined);
 }
 
 export async function requireApiAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
@@ -251,6 +339,8 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
 export async function startSession(request: Request, context: AppLoadContext, userId: number, token: string, to: string, { welcome = false } = {}): Promise<Response> {
   const guestLines = guestCartOf(request, context);
   const headers = new Headers({ "Set-Cookie": sessionCookie(request, token) });
+  const forget = forgetEndedSession(request);
+  if (forget) headers.append("Set-Cookie", forget);
   let landing = withoutOneTimeParams(to);
   if (guestLines.length) {
     const { savedLinesBefore, linesMerged } = await mergeIntoServerCart(context.db, userId, guestLines);

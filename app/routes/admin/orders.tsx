@@ -497,3 +497,12 @@ export default function AdminOrdersPage() {
 export function meta() {
   return [{ title: "Orders | Stride admin" }, { name: "robots", content: "noindex" }];
 }
+
+/**
+ * Every error goes on to the app's (root.tsx), as it would without this; but with a boundary of its own the route's
+ * failed action leaves the root's loader to run, so the app's error page, the refusal of a form posted without
+ * JavaScript after another account logged in (adminFormRefusal) among them, has the shopper's theme and bar.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps): never {
+  throw error;
+}

@@ -3,6 +3,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { formIdField, z } from "~/lib/zod";
 
 import { FormAlert } from "~/components/Field";
+import { RenderedFor } from "~/components/RenderedFor";
 import { MailStateBadge } from "~/components/MailStateBadge";
 import { Pagination } from "~/components/Pagination";
 import { filterPillClass } from "~/lib/filter-pill";
@@ -10,8 +11,9 @@ import { MAIL_STATES, type MailKind, type MailState } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
 import { answerOr, submitted } from "~/lib/client-action";
 import { readFormData } from "~/lib/forms";
+import { RenderedForRefusal } from "~/lib/http";
 import { listOutbox, retryAllFailedMail, retryFailedMail, retryRefusal, type OutboxEntry, type RetryAllResult } from "~/services/outbox.server";
-import { requireAdmin } from "~/services/session.server";
+import { requireAdmin, requireFormAdmin } from "~/services/session.server";
 import type { Route } from "./+types/outbox";
 
 // Every e-mail the shop has written, newest first: what it says, to whom, and where it stands. In local mode
@@ -92,8 +94,14 @@ export const clientAction = async ({ request, serverAction }: Route.ClientAction
  * The page's loader runs again after it, so the mail's card shows its new state.
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
-  await requireAdmin(request, context, url);
-  const parsed = retryFormSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const form = await readFormData(request);
+  try {
+    await requireFormAdmin(request, context, url, form);
+  } catch (error) {
+    if (error instanceof RenderedForRefusal) return data({ kind: "error" as const, id: null, message: error.message }, { status: error.status });
+    throw error;
+  }
+  const parsed = retryFormSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     return data({ kind: "error" as const, id: null, message: `${RETRY_FAILED}: ${parsed.error.issues[0]?.message ?? "invalid input"}` }, { status: 400 });
   }
@@ -157,6 +165,7 @@ function RetryForm({ mail, busy }: { mail: ListedMail; busy: boolean }) {
     <Form method="post" className="mt-3">
       <input type="hidden" name="intent" value="retry" />
       <input type="hidden" name="id" value={mail.id} />
+      <RenderedFor />
       <button type="submit" className="btn-secondary w-full sm:w-auto" disabled={busy} data-testid="mail-retry">
         {busy ? "Queueing..." : "Send again"}
         <span className="sr-only"> mail {mail.id}</span>
@@ -262,6 +271,7 @@ export default function AdminOutboxPage() {
         // Every failed mail still true, not only this page's (see retryRefusal); the answer counts those it skipped.
         <Form method="post" className="mt-4">
           <input type="hidden" name="intent" value="retry-all" />
+          <RenderedFor />
           <button type="submit" className="btn-primary w-full sm:w-auto" disabled={retryingAll} data-testid="retry-all">
             {retryingAll ? "Queueing..." : "Send all failed mail again"}
           </button>
@@ -295,4 +305,13 @@ export default function AdminOutboxPage() {
 
 export function meta() {
   return [{ title: "Outbox | Stride admin" }, { name: "robots", content: "noindex" }];
+}
+
+/**
+ * Every error goes on to the app's (root.tsx), as it would without this; but with a boundary of its own the route's
+ * failed action leaves the root's loader to run, so the app's error page, the refusal of a form posted without
+ * JavaScript after another account logged in (adminFormRefusal) among them, has the shopper's theme and bar.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps): never {
+  throw error;
 }

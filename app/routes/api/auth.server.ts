@@ -10,7 +10,7 @@ import { listAllUsersMatching, listUsersPage } from "~/services/backoffice.serve
 import { mailerFor } from "~/services/outbox.server";
 import { FORGOT_PASSWORD_ANSWER, RESET_DONE, RESET_LINK_INVALID } from "~/lib/password-reset";
 import { requestPasswordReset, resetPassword } from "~/services/password-reset.server";
-import { CLEAR_BROWSER_CACHE, clearSessionCookie, endCurrentSession, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
+import { CLEAR_BROWSER_CACHE, clearSessionCookie, endCurrentSession, forgetEndedSession, getSession, renewSession, SESSION_COOKIE } from "~/services/session.server";
 import { issueToken } from "~/services/token.server";
 
 /** The header that carries a fresh token after a password change (the one the request used has just ended). */
@@ -84,6 +84,8 @@ export const authApi = apiResource("/api/auth", {
       const headers = new Headers();
       if (hasSessionCookie(request)) {
         headers.append("Set-Cookie", clearSessionCookie(request));
+        const forget = forgetEndedSession(request);
+        if (forget) headers.append("Set-Cookie", forget);
         headers.set(CLEAR_BROWSER_CACHE.name, CLEAR_BROWSER_CACHE.value);
       }
       return new Response(null, { status: 204, headers });

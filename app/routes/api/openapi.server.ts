@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { apiResource, endpoint, json, type ApiResource } from "~/lib/api.server";
+import { RENDERED_FOR_HEADER, SIGNED_IN_AS_ANOTHER } from "~/lib/rendered-for";
 import { authApi } from "./auth.server";
 import { cartApi } from "./cart.server";
 import { ordersApi } from "./orders.server";
@@ -15,9 +16,22 @@ const resources: ApiResource[] = [authApi, productsApi, productApi, cartApi, ord
 const errorSchema = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.array(z.string())).optional() });
 const toSchema = (schema: z.ZodType, io: "input" | "output") => z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
 
+/** The optional header every call that needs a login takes (app/lib/rendered-for.ts), and its 409. */
+const renderedForHeader = {
+  name: RENDERED_FOR_HEADER,
+  in: "header",
+  required: false,
+  description: "The id of the user the client's screen shows (a browser tab's). When the token is another user's, the call is refused with 409 and changes nothing.",
+  schema: { type: "integer", minimum: 1 },
+};
+const RENDERED_FOR_409 = `${RENDERED_FOR_HEADER} names another user than the token's: "${SIGNED_IN_AS_ANOTHER}"`;
+
 function buildDocument(all: ApiResource[]) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { method, path, definition } of all.flatMap((resource) => resource.entries)) {
+  for (const { method, path, definition: declared } of all.flatMap((resource) => resource.entries)) {
+    const signedIn = declared.auth === "user" || declared.auth === "admin";
+    const conflict = declared.responses[409]?.description;
+    const definition = signedIn ? { ...declared, responses: { ...declared.responses, 409: { description: conflict ? `${conflict}; or ${RENDERED_FOR_409}` : RENDERED_FOR_409 } } } : declared;
     const parameters = [
       ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "integer", minimum: 1 } })),
       ...Object.entries(definition.query?.shape ?? {}).map(([name, schema]) => ({
@@ -33,6 +47,7 @@ function buildDocument(all: ApiResource[]) {
         ...((schema as z.ZodType).description ? { description: (schema as z.ZodType).description } : {}),
         schema: toSchema(schema as z.ZodType, "input"),
       })),
+      ...(signedIn ? [renderedForHeader] : []),
     ];
     const multipart = definition.multipart && {
       type: "object",
