@@ -6,6 +6,8 @@ import { DEMO_CUSTOMER, gotoHydrated } from "./helpers";
 // wide desktop): what can be measured of each finding is measured here, a rule per test. The other tests keep to
 // 1280 and 390.
 
+const FIRST_PRODUCT = 1; // the demo catalogue's Metro Court Sneaker: three pictures, sizes
+
 async function logInCustomer(page: Page, account: { email: string; password: string } = DEMO_CUSTOMER) {
   const response = await page.request.post("/login", { form: account, maxRedirects: 0 });
   expect(response.status(), `${account.email} can log in`).toBe(302);
@@ -57,4 +59,38 @@ test("the search suggestions are at least 20rem wide, and on a phone lying down 
     );
     expect(cut, `${width}: suggestions with a part cut`).toBe(0);
   }
+});
+
+test("the product page shows the name, the price and Add to Cart on the first screen of a tablet and of a phone lying down", async ({ page }) => {
+  for (const { width, height } of [
+    { width: 768, height: 1024 },
+    { width: 844, height: 390 },
+  ]) {
+    await page.setViewportSize({ width, height });
+    await gotoHydrated(page, `/product/${FIRST_PRODUCT}`);
+    await expect(page.getByRole("heading", { level: 1 }), `${width}x${height}`).toBeInViewport({ ratio: 1 });
+    const header = await box(page.locator("header"));
+    const picture = await box(page.getByTestId("gallery-main"));
+    // The picture no taller than the screen under the bar (at 844x390 it was three screens tall).
+    expect(picture.height, `${width}x${height}: the picture's height`).toBeLessThanOrEqual(height - header.height);
+    // The thumbnails all in view under it, and the arrows still change the picture.
+    const thumbnails = page.getByRole("list", { name: "Pictures" });
+    expect(await thumbnails.evaluate((list) => list.scrollWidth <= list.clientWidth)).toBe(true);
+    await page.getByRole("link", { name: "Next picture" }).click();
+    await expect(page.getByTestId("gallery-main")).toContainText("2 / 3");
+  }
+  // A tablet upright: the size picker and Add to Cart beside the picture (it was at y 1523).
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await gotoHydrated(page, `/product/${FIRST_PRODUCT}`);
+  await expect(page.getByRole("button", { name: /^Add to Cart/ }).first()).toBeInViewport({ ratio: 1 });
+});
+
+test("on a phone lying down the home page's hero leaves the products' heading on the first screen", async ({ page }) => {
+  await page.setViewportSize({ width: 844, height: 390 });
+  await gotoHydrated(page, "/");
+  const hero = page.locator("section", { has: page.getByRole("heading", { level: 1 }) });
+  const heroBox = await box(hero);
+  expect(heroBox.y + heroBox.height, "the hero's bottom").toBeLessThanOrEqual(390 * 0.6);
+  await expect(page.getByRole("heading", { name: "All Products" })).toBeInViewport({ ratio: 1 });
+  await expect(hero.getByRole("link", { name: "Accessories" })).toBeInViewport({ ratio: 1 });
 });
