@@ -1,5 +1,7 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
+import { logInAs, placeOrderAsNewCustomer } from "./admin-helpers";
+import { ownShoe } from "./cart-helpers";
 import { DEMO_CUSTOMER, gotoHydrated } from "./helpers";
 
 // The in-between widths a QA pass met broken (tablets upright and lying down, a phone lying down, small laptops, a
@@ -14,6 +16,22 @@ async function logInCustomer(page: Page, account: { email: string; password: str
 }
 
 const box = async (locator: Locator) => (await locator.boundingBox())!;
+
+/** What a test made for itself (a shoe), deleted again after it, also when it fails. */
+const cleanups: (() => Promise<unknown>)[] = [];
+test.afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/**
+ * An order of a new customer, for a shoe of the test's own (the first demo product in stock may by then be one with
+ * sizes, which an order without a size is refused for). The shoe goes after the test; the order keeps its line.
+ */
+async function placedOrder(request: APIRequestContext) {
+  const shoe = await ownShoe(request, 5);
+  cleanups.push(shoe.remove);
+  return placeOrderAsNewCustomer(request, { productId: shoe.id, sizeIds: [shoe.sizeId] });
+}
 
 test("the bar leaves the search box a usable width from 640 to 1280 px, its links a tap into the menu where they do not fit", async ({ page }) => {
   for (const who of ["visitor", "customer"] as const) {
@@ -93,4 +111,20 @@ test("on a phone lying down the home page's hero leaves the products' heading on
   expect(heroBox.y + heroBox.height, "the hero's bottom").toBeLessThanOrEqual(390 * 0.6);
   await expect(page.getByRole("heading", { name: "All Products" })).toBeInViewport({ ratio: 1 });
   await expect(hero.getByRole("link", { name: "Accessories" })).toBeInViewport({ ratio: 1 });
+});
+
+test("the back office's pages start at one left edge, the bar's, at 1366 and 1920", async ({ page, request }) => {
+  const order = await placedOrder(request);
+  await logInAs(page);
+  for (const width of [1366, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    const edges: Record<string, number> = {};
+    for (const path of ["/admin/dashboard", "/admin/orders", `/admin/orders/${order.id}`, "/admin/users", "/admin/outbox", "/admin/stock", "/add_product", `/product/update/${FIRST_PRODUCT}`]) {
+      await gotoHydrated(page, path);
+      edges[path] = Math.round((await box(page.getByRole("heading", { level: 1 }))).x);
+    }
+    const logo = Math.round((await box(page.locator("header").getByRole("link", { name: "Stride" }).first())).x);
+    // "← Dashboard" jumped 64 px between /admin/orders and the other pages; add product was 128 px further in.
+    expect(new Set(Object.values(edges)), `${width}: ${JSON.stringify(edges)}`).toEqual(new Set([logo]));
+  }
 });

@@ -73,7 +73,7 @@ export default function AdminDashboardPage() {
   const { adminName, stats, lowStock, savedMoves, error } = useLoaderData<typeof loader>();
   const pending = stats?.pendingOrders ?? 0;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <p className="text-sm font-medium text-brand-700 dark:text-brand-300">Admin</p>
       <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">Dashboard</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Welcome back, {adminName}. Here is how the shop is doing.</p>
