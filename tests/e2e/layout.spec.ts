@@ -113,6 +113,24 @@ test("on a phone lying down the home page's hero leaves the products' heading on
   await expect(hero.getByRole("link", { name: "Accessories" })).toBeInViewport({ ratio: 1 });
 });
 
+test("an admin's order row shows the whole e-mail, phone and items at 1024 and at 1280", async ({ page, request }) => {
+  const order = await placedOrder(request);
+  await logInAs(page);
+  for (const width of [1024, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await gotoHydrated(page, `/admin/orders?${new URLSearchParams({ q: order.customer.email })}`);
+    const row = page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`);
+    const email = row.getByText(order.customer.email, { exact: true });
+    // At 1024 the e-mail was 0 px wide beside the phone, and the items cut after the product's name.
+    expect((await box(email)).width, `${width}: the e-mail's width`).toBeGreaterThan(50);
+    expect(await email.evaluate((element) => element.scrollWidth <= element.clientWidth), `${width}: the e-mail whole`).toBe(true);
+    await expect(row.getByText("077 123 4567", { exact: true })).toBeVisible();
+    const items = row.locator("p", { hasText: "Items:" });
+    await expect(items).toContainText("× 1");
+    expect(await items.evaluate((element) => element.scrollHeight <= element.clientHeight + 1), `${width}: the items whole`).toBe(true);
+  }
+});
+
 test("the back office's pages start at one left edge, the bar's, at 1366 and 1920", async ({ page, request }) => {
   const order = await placedOrder(request);
   await logInAs(page);
