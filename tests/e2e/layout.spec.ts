@@ -131,6 +131,26 @@ test("an admin's order row shows the whole e-mail, phone and items at 1024 and a
   }
 });
 
+test("the dashboard's revenue fits its tile up to LKR 99,999,999.99 at every width, and its slips link is 44 px tall", async ({ page, request }) => {
+  await placedOrder(request); // a pending order: the link shows
+  await logInAs(page);
+  for (const width of [390, 768, 1024, 1280, 1366, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await gotoHydrated(page, "/admin/dashboard");
+    const revenue = page.getByTestId("stat-total-revenue");
+    // The widest figure the shop will see, in place of today's (the layout, not the sum, is under test).
+    await revenue.evaluate((element) => (element.textContent = "LKR 99,999,999.99"));
+    const fit = await revenue.evaluate((element) => {
+      const tile = element.parentElement!;
+      const padding = parseFloat(getComputedStyle(tile).paddingRight);
+      return { overflow: element.scrollWidth - element.clientWidth, outside: element.getBoundingClientRect().right - (tile.getBoundingClientRect().right - padding) };
+    });
+    expect(fit.overflow, `${width}: the figure past its box`).toBeLessThanOrEqual(0);
+    expect(fit.outside, `${width}: the figure past its tile`).toBeLessThanOrEqual(0);
+    expect((await box(page.getByTestId("pending-link"))).height, `${width}: Check their slips`).toBeGreaterThanOrEqual(44);
+  }
+});
+
 test("the back office's pages start at one left edge, the bar's, at 1366 and 1920", async ({ page, request }) => {
   const order = await placedOrder(request);
   await logInAs(page);
