@@ -151,6 +151,20 @@ test("the dashboard's revenue fits its tile up to LKR 99,999,999.99 at every wid
   }
 });
 
+test("the order confirmation gives the items the page's width on a tablet, the side column beside them from 1024", async ({ page, request }) => {
+  const order = await placedOrder(request);
+  await logInCustomer(page, order.customer);
+  const items = page.locator("section", { has: page.locator("#order-items-heading") });
+  const delivery = page.locator("section", { has: page.locator("#delivery-heading") });
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await gotoHydrated(page, `/orders/${order.id}?placed`);
+  // From 768 a 280 px side column left the items 416 px, their names three or four lines tall.
+  expect((await box(items)).width).toBeGreaterThanOrEqual(700);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const [itemsBox, deliveryBox] = [await box(items), await box(delivery)];
+  expect(deliveryBox.x, "the delivery beside the items").toBeGreaterThan(itemsBox.x + itemsBox.width);
+});
+
 test("the back office's pages start at one left edge, the bar's, at 1366 and 1920", async ({ page, request }) => {
   const order = await placedOrder(request);
   await logInAs(page);
