@@ -180,3 +180,24 @@ test("the back office's pages start at one left edge, the bar's, at 1366 and 192
     expect(new Set(Object.values(edges)), `${width}: ${JSON.stringify(edges)}`).toEqual(new Set([logo]));
   }
 });
+
+test("an admin's small controls are 44 px tall to a finger: the pictures' moves and Remove, the outbox's order links", async ({ page, request }) => {
+  await placedOrder(request); // its mail, with its order's link, is in the outbox
+  await logInAs(page);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await gotoHydrated(page, `/product/update/${FIRST_PRODUCT}`);
+  const controls = page.getByRole("button", { name: /^(Move up|Move down|Make first):/ });
+  await expect(controls.first()).toBeVisible();
+  const heights = [...(await controls.evaluateAll((buttons) => buttons.map((button) => button.getBoundingClientRect().height)))];
+  heights.push(...(await page.locator("label:has(> input.remove)").evaluateAll((labels) => labels.map((label) => label.getBoundingClientRect().height))));
+  expect(heights.length).toBeGreaterThan(3);
+  expect(Math.min(...heights), "the shortest of the pictures' controls").toBeGreaterThanOrEqual(44);
+
+  await gotoHydrated(page, "/admin/outbox");
+  const orderLinks = page.getByRole("link", { name: /^Order #\d+$/ });
+  await expect(orderLinks.first()).toBeVisible();
+  for (const link of await orderLinks.all()) {
+    const linkBox = await box(link);
+    expect(Math.min(linkBox.width, linkBox.height), "an order link's shorter side").toBeGreaterThanOrEqual(44);
+  }
+});
