@@ -201,3 +201,23 @@ test("an admin's small controls are 44 px tall to a finger: the pictures' moves 
     expect(Math.min(linkBox.width, linkBox.height), "an order link's shorter side").toBeGreaterThanOrEqual(44);
   }
 });
+
+test("the footer's three columns start their first lines level, at 768 and 1280", async ({ page }) => {
+  for (const width of [768, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await gotoHydrated(page, "/");
+    const tops = await page.locator("footer section").evaluateAll((sections) =>
+      sections.map((section) => {
+        // The first text after the column's heading.
+        const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+        let node = walker.nextNode();
+        while (node && (section.querySelector("h2")!.contains(node) || !node.textContent!.trim())) node = walker.nextNode();
+        const range = document.createRange();
+        range.selectNodeContents(node!);
+        return Math.round(range.getClientRects()[0].top);
+      }),
+    );
+    expect(tops).toHaveLength(3);
+    expect(Math.max(...tops) - Math.min(...tops), `${width}: ${tops.join(", ")}`).toBeLessThanOrEqual(1);
+  }
+});
