@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 import { logInAs, placeOrderAsNewCustomer } from "./admin-helpers";
-import { ownShoe } from "./cart-helpers";
+import { customerWithCart, ownShoe } from "./cart-helpers";
 import { DEMO_CUSTOMER, gotoHydrated } from "./helpers";
 
 // The in-between widths a QA pass met broken (tablets upright and lying down, a phone lying down, small laptops, a
@@ -220,4 +220,20 @@ test("the footer's three columns start their first lines level, at 768 and 1280"
     expect(tops).toHaveLength(3);
     expect(Math.max(...tops) - Math.min(...tops), `${width}: ${tops.join(", ")}`).toBeLessThanOrEqual(1);
   }
+});
+
+test("the checkout opens with its top clear of the screen's edge on a phone lying down, and the address shows whole", async ({ page, context, request, baseURL }) => {
+  const shoe = await ownShoe(request, 5);
+  cleanups.push(shoe.remove);
+  await customerWithCart(context, request, baseURL!, shoe);
+  await page.setViewportSize({ width: 844, height: 390 });
+  await gotoHydrated(page, "/cart");
+  await page.getByRole("link", { name: "Proceed to Checkout" }).click();
+  const dialog = page.getByRole("dialog", { name: "Checkout" });
+  await expect(dialog).toBeFocused();
+  // Focusing the dialog (taller than the screen) scrolled the overlay past its padding: its top touched the edge.
+  expect((await box(dialog)).y, "the dialog's top").toBeGreaterThanOrEqual(16);
+  const address = dialog.getByLabel("Shipping address");
+  await address.fill("No. 123/4A, Sri Jayawardenepura Mawatha, Rajagiriya, Colombo 10100");
+  expect(await address.evaluate((field) => field.scrollWidth <= field.clientWidth && field.scrollHeight <= field.clientHeight), "the whole address in view").toBe(true);
 });
