@@ -280,7 +280,7 @@ export function CheckoutModal({
             hint={`Order e-mails go to your account's address, ${user.email}`}
           />
           <Field name="customerPhone" label="Phone" type="tel" autoComplete="tel" defaultValue={typed?.customerPhone ?? kept?.get("customerPhone") ?? user.phone} errors={errors?.customerPhone} />
-          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" defaultValue={typed?.shippingAddress ?? kept?.get("shippingAddress") ?? user.address} errors={errors?.shippingAddress} />
+          <Field name="shippingAddress" label="Shipping address" autoComplete="street-address" rows={2} className="sm:col-span-2" defaultValue={typed?.shippingAddress ?? kept?.get("shippingAddress") ?? user.address} errors={errors?.shippingAddress} />
         </div>
         <div aria-busy={preparing || undefined}>
           <Field

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DOMAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, useState, type DOMAttributes, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 
 import { EyeIcon, EyeOffIcon } from "./icons";
 
@@ -13,6 +13,8 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
    * is something to say (Toast.tsx says why).
    */
   liveError?: boolean;
+  /** A textarea of this many rows in place of the input: text of a few lines (a shipping address). */
+  rows?: number;
 }
 
 /**
@@ -44,17 +46,28 @@ export function useFocusOnRefusal(refusal: object | null | undefined) {
 }
 
 /** A labelled input with its errors announced and tied to it (aria-describedby). */
-export function Field({ name, label, errors: serverErrors, hint, liveError = false, id = name, className, onInput, ...input }: FieldProps) {
+export function Field({ name, label, errors: serverErrors, hint, liveError = false, id = name, className, onInput, rows, ...input }: FieldProps) {
   const { shown: errors, handleInput } = useErrorsUntilEdited(serverErrors, onInput);
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  const control = { id, name, className: "field-input", "aria-invalid": errors?.length ? true : undefined, "aria-describedby": describedBy };
   return (
     <div className={className}>
       <label htmlFor={id} className="field-label">
         {label}
       </label>
-      <input id={id} name={name} className="field-input" aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} onInput={handleInput} {...input} />
+      {rows ? (
+        <textarea
+          {...control}
+          rows={rows}
+          // Its props are typed as an input's (FieldProps), and forwarded as they are: the same DOM events.
+          onInput={handleInput as unknown as DOMAttributes<HTMLTextAreaElement>["onInput"]}
+          {...(input as TextareaHTMLAttributes<HTMLTextAreaElement>)}
+        />
+      ) : (
+        <input {...control} onInput={handleInput} {...input} />
+      )}
       {hint && (
         <p id={hintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
           {hint}

@@ -14,6 +14,12 @@ function Chevron({ left }: { left?: boolean }) {
   );
 }
 
+/**
+ * The square picture is never taller than the screen under the sticky bar (less a line of the page): on a phone lying
+ * down it filled three screens. There the gallery narrows to it, centred in its column, thumbnails under it.
+ */
+const FRAME = "mx-auto w-full max-w-[max(12rem,calc(100dvh-10rem))]";
+
 /** How far (px) a finger must travel sideways, more than up or down, to count as a swipe. */
 const SWIPE_MIN = 40;
 
@@ -55,7 +61,7 @@ export function Gallery({
 
   if (!picture) {
     return (
-      <div className="overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800">
+      <div className={`${FRAME} overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800`}>
         <ProductImage src={fallbackUrl} alt={label} loading="eager" fetchPriority="high" className={imageClass} />
       </div>
     );
@@ -94,7 +100,7 @@ export function Gallery({
   };
 
   return (
-    <div id="gallery" className="min-w-0">
+    <div id="gallery" className={`${FRAME} min-w-0`}>
       {/* pan-y: the page still scrolls up and down under a finger; sideways movement is the gallery's. */}
       <div
         className="relative touch-pan-y select-none overflow-hidden rounded-3xl bg-slate-100 dark:bg-slate-800"
@@ -144,7 +150,7 @@ export function Gallery({
                 // The chosen one: a border in the accent, the others faded (focused too: still not the chosen one).
                 // The focus: a ring in the text's colour (slate-900, white on dark) with a gap, never the accent, so
                 // it does not read as the choice.
-                className={`block size-16 overflow-hidden rounded-xl border-2 bg-slate-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-slate-900 sm:size-20 dark:bg-slate-800 dark:focus-visible:outline-white ${
+                className={`block size-16 overflow-hidden rounded-xl border-2 bg-slate-100 outline-offset-2 focus-visible:outline-2 focus-visible:outline-slate-900 sm:size-20 short:size-16 dark:bg-slate-800 dark:focus-visible:outline-white ${
                   index === current
                     ? "border-brand-600 dark:border-brand-400"
                     : "border-transparent opacity-70 hover:border-slate-300 hover:opacity-100 dark:hover:border-slate-600"

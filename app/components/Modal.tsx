@@ -21,7 +21,11 @@ function useDialogBehaviour(ref: React.RefObject<HTMLElement | null>, onEscape: 
     const dialog = ref.current;
     if (!dialog) return;
     const returnTo = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
-    (dialog.querySelector<HTMLElement>("[data-autofocus]") ?? dialog).focus();
+    // The dialog itself takes the focus where it is: focusing a dialog taller than the screen scrolled the overlay to
+    // its top edge, past the overlay's padding (at 768 and 844 px the checkout opened touching the screen's top).
+    const autofocus = dialog.querySelector<HTMLElement>("[data-autofocus]");
+    if (autofocus) autofocus.focus();
+    else dialog.focus({ preventScroll: true });
     const overflow = document.body.style.overflow;
     document.body.style.overflow = "hidden";
     const onKey = (event: KeyboardEvent) => {

@@ -98,9 +98,10 @@ function AccountLinks({ user, labelled = false }: { user: PublicUser | null; lab
 export function NavBar({ user, cartCount, theme }: NavBarProps) {
   const phoneMenu = useMenu();
   const isAdmin = user?.role === "ROLE_ADMIN";
-  // An admin's bar has three links more: from a tablet's width to a small laptop's they left the search box a few
-  // letters wide, so an admin's links fold behind the menu below xl.
-  const barFrom = isAdmin ? { flex: "xl:flex", hidden: "xl:hidden" } : { flex: "md:flex", hidden: "md:hidden" };
+  // The links share the bar's row with the search box from md on; below the width they need beside a usable box they
+  // fold behind the menu, as on a phone. A customer's or a visitor's bar fits from lg (at md a customer's left the box
+  // 70 px wide, its suggestions broken word by word); an admin's, three links longer, from xl.
+  const barFrom = isAdmin ? { flex: "xl:flex", hidden: "xl:hidden" } : { flex: "lg:flex", hidden: "lg:hidden" };
   const primaryLinks = (
     <>
       <BarLink to="/" end>
@@ -166,7 +167,7 @@ export function NavBar({ user, cartCount, theme }: NavBarProps) {
           <div className={`hidden items-center gap-1 ${barFrom.flex}`}>
             <AccountLinks user={user} />
           </div>
-          {/* Phones: the pages and the account fold behind the menu button. */}
+          {/* Phones and tablets: the pages and the account fold behind the menu button. */}
           <details ref={phoneMenu} className={barFrom.hidden}>
             <summary
               className="inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"

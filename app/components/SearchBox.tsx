@@ -8,6 +8,9 @@ import { SearchIcon } from "./icons";
 export const NO_MATCH = "No shoes found with that name";
 const DEBOUNCE_MS = 200;
 const SUGGESTIONS = 8;
+/** The dropdown under the box: as wide as the box, and at least 20rem (within the screen's width less its margins). */
+const PANEL =
+  "absolute left-0 top-full z-50 mt-1 w-full min-w-[min(20rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900";
 
 /**
  * The navigation's search: a GET form to /search (Enter, and without JavaScript), plus a live dropdown of matching
@@ -159,7 +162,10 @@ export function SearchBox({ id }: { id: string }) {
         />
       </Form>
       {showPanel && results.length > 0 && (
-        <div className="absolute inset-x-0 top-full z-50 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl dark:border-slate-700 dark:bg-slate-900">
+        // At least 20rem wide (a product's name on a line or two beside its brand) however narrow the box, never wider
+        // than the screen; and never taller than the screen under the sticky bar it hangs from (the page's scroll
+        // cannot reach below it): its list scrolls to the last suggestion instead, on a phone lying down too.
+        <div className={`${PANEL} flex max-h-[min(26rem,calc(100dvh-8rem))] flex-col overflow-hidden md:max-h-[min(26rem,calc(100dvh-4.5rem))]`}>
           {corrected ? (
             <p id={`${listId}-words`} className="px-4 pt-2 text-xs text-slate-500 dark:text-slate-400 wrap-anywhere">
               Did you mean “{corrected}”?
@@ -176,7 +182,7 @@ export function SearchBox({ id }: { id: string }) {
             role="listbox"
             aria-label="Matching products"
             aria-describedby={byWords || corrected ? `${listId}-words` : undefined}
-            className="max-h-96 overflow-auto py-1"
+            className="min-h-0 flex-1 overflow-auto overscroll-contain py-1"
           >
             {results.map((product, index) => (
               // The link is the option itself (a link inside an option is hidden from screen readers, and a second focus
@@ -191,8 +197,9 @@ export function SearchBox({ id }: { id: string }) {
                   className={`flex min-h-11 items-center justify-between gap-3 px-4 py-2 text-sm ${index === active ? "bg-brand-50 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
                   onMouseEnter={() => setActive(index)}
                 >
-                  <span className="font-medium">{product.name}</span>
-                  <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">{product.brand}</span>
+                  <span className="min-w-0 font-medium">{product.name}</span>
+                  {/* A long brand wraps under itself rather than being cut ("Stride C..."). */}
+                  <span className="max-w-[45%] shrink-0 text-right text-xs text-slate-600 dark:text-slate-400">{product.brand}</span>
                 </Link>
               </li>
             ))}
@@ -205,7 +212,7 @@ export function SearchBox({ id }: { id: string }) {
         role="status"
         className={
           noMatch
-            ? "absolute inset-x-0 top-full z-50 mt-1 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm text-slate-600 shadow-xl dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400"
+            ? `${PANEL} px-4 py-3 text-sm text-slate-600 dark:text-slate-400`
             : "sr-only"
         }
       >

@@ -37,7 +37,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export default function AddProductPage() {
   const result = useActionData<typeof action>() as ProductFormResult | undefined;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <h1 className="text-2xl font-bold tracking-tight">Add Product</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">New products appear on the shop as soon as they are saved.</p>
       <div className="mt-8">

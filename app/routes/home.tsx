@@ -124,12 +124,14 @@ export default function Home() {
           </a>
         </div>
       ) : (
-        <section className="mt-6 overflow-hidden rounded-3xl bg-gradient-to-br from-slate-900 via-slate-800 to-brand-700 px-6 py-8 text-white sm:px-10 sm:py-14 dark:from-slate-900 dark:via-slate-900 dark:to-brand-700/60">
-          <p className="text-sm font-semibold uppercase tracking-widest text-brand-100">New season</p>
-          <h1 className="mt-2 max-w-xl text-3xl font-extrabold tracking-tight sm:text-4xl">Shoes for every step, delivered across Sri Lanka.</h1>
-          <p className="mt-3 max-w-lg text-slate-200">Gents, ladies, kids and accessories. Pay by bank transfer; we confirm your slip and ship.</p>
+        // On a short screen (a phone lying down) the hero filled the whole first screen: there it keeps the heading and
+        // the categories, smaller, and the products' heading and sort show under it.
+        <section className="mt-6 overflow-hidden rounded-3xl bg-gradient-to-br from-slate-900 via-slate-800 to-brand-700 px-6 py-8 text-white sm:px-10 sm:py-14 short:mt-4 short:py-5 dark:from-slate-900 dark:via-slate-900 dark:to-brand-700/60">
+          <p className="text-sm font-semibold uppercase tracking-widest text-brand-100 short:hidden">New season</p>
+          <h1 className="mt-2 max-w-xl text-3xl font-extrabold tracking-tight sm:text-4xl short:mt-0 short:max-w-none short:text-2xl">Shoes for every step, delivered across Sri Lanka.</h1>
+          <p className="mt-3 max-w-lg text-slate-200 short:hidden">Gents, ladies, kids and accessories. Pay by bank transfer; we confirm your slip and ship.</p>
           {/* One tap to a category from the first screen: on a phone the navigation's categories are two taps into the menu. */}
-          <nav aria-label="Shop by category" className="mt-6 flex flex-wrap gap-2">
+          <nav aria-label="Shop by category" className="mt-6 flex flex-wrap gap-2 short:mt-4">
             {CATEGORIES.map((name) => (
               <AppLink
                 key={name}

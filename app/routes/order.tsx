@@ -46,9 +46,11 @@ export default function OrderPage() {
         <StatusBadge status={order.status} />
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">Placed {formatDateTime(order.orderDate)}</p>
-      <div className="mt-6 grid items-start gap-6 md:grid-cols-[1fr_280px]">
+      {/* Side by side from lg, as the admin's order page: from md the fixed side column left the items' names three or
+          four lines tall. Between, the delivery and the history share a row under the items. */}
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_280px]">
         <OrderItemsCard order={order} />
-        <div className="space-y-6">
+        <div className="grid items-start gap-6 md:grid-cols-2 lg:grid-cols-1">
           <section className="card p-5 text-sm" aria-labelledby="delivery-heading">
             <h2 id="delivery-heading" className="font-semibold">
               Delivery

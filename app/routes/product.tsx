@@ -210,7 +210,9 @@ export default function ProductPage() {
           {product.category}
         </Link>
       </nav>
-      <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
+      {/* Two columns from a tablet's width: the name, the price and the size picker beside the picture on the first
+          screen (one under the other, a 768 px tablet showed the picture alone, the name at y 1045). */}
+      <div className="mt-6 grid gap-8 md:grid-cols-2 lg:gap-12">
         <Gallery key={product.id} images={images} fallbackUrl={product.imageUrl} label={`${product.brand} ${product.name}`} initial={image} dimmed={!available} />
         <div>
           <p className="flex flex-wrap items-center gap-2 text-sm">

@@ -64,7 +64,7 @@ export default function UpdateProductPage() {
   const back = backOfficePath(searchParams.get("back"));
   const restocking = Number(searchParams.get("size")) || undefined;
   return (
-    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       {back && (
         <Link to={back} className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
           ← {back.startsWith("/admin/stock") ? "Low stock" : "Back"}

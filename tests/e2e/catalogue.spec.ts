@@ -7,7 +7,7 @@ import { DEMO_ADMIN, DEMO_CUSTOMER, gotoHydrated, isDemoProduct, logIn, pngFromP
 // and the product page. Every test starts from a fresh browser context and reads what it needs from the API, so none
 // depends on another or on the order they run in; the one product a test creates is deleted again (also on failure).
 //
-// Desktop only (1280x800, as playwright.config.ts sets): below 768px the navigation folds behind "Menu".
+// Desktop only (1280x800, as playwright.config.ts sets): below 1024px the navigation folds behind "Menu".
 
 interface ApiProduct {
   id: number;

@@ -191,11 +191,17 @@ describe("checkout without JavaScript (POST /cart?checkout, intent=checkout)", (
     return text;
   }
 
-  /** The attributes of the checkout's input named `name`, as the answered page renders it. */
+  /**
+   * The attributes of the checkout's field named `name`, as the answered page renders it: an input, or a textarea (the
+   * shipping address), whose text is its `value`.
+   */
   function checkoutField(html: string, name: string): Record<string, string> {
-    const tagText = html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
+    const input = html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
+    const textarea = html.match(new RegExp(`(<textarea[^>]*name="${name}"[^>]*>)([^<]*)</textarea>`));
+    const tagText = input ?? textarea?.[1];
     expect(tagText, `the ${name} field`).toBeDefined();
-    return Object.fromEntries([...tagText!.matchAll(/([a-zA-Z-]+)(?:="([^"]*)")?/g)].slice(1).map(([, attribute, value]) => [attribute, value ?? ""]));
+    const attributes = Object.fromEntries([...tagText!.matchAll(/([a-zA-Z-]+)(?:="([^"]*)")?/g)].slice(1).map(([, attribute, value]) => [attribute, value ?? ""]));
+    return textarea && !input ? { ...attributes, value: textarea[2] } : attributes;
   }
 
   /** The line under the checkout's field `id`, tied to it by aria-describedby. */

@@ -27,11 +27,15 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-function StatTile({ label, value, testId, hint, className = "" }: { label: string; value: ReactNode; testId: string; hint?: ReactNode; className?: string }) {
+/**
+ * `money`: the figure's size follows the tile's own width (a container query), not the screen's: "LKR 99,999,999.99"
+ * takes 307 px at text-3xl, more than a quarter of a laptop's row, and spilled out of its tile.
+ */
+function StatTile({ label, value, testId, hint, money = false, className = "" }: { label: string; value: ReactNode; testId: string; hint?: ReactNode; money?: boolean; className?: string }) {
   return (
-    <div className={`card p-3 sm:p-5 ${className}`}>
+    <div className={`card @container p-3 sm:p-5 ${className}`}>
       <dt className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd data-testid={testId} className="mt-2 text-2xl font-bold tracking-tight whitespace-nowrap tabular-nums sm:text-3xl">
+      <dd data-testid={testId} className={`mt-2 text-2xl font-bold tracking-tight whitespace-nowrap tabular-nums ${money ? "@[20rem]:text-3xl" : "sm:text-3xl"}`}>
         {value}
       </dd>
       {/* A second <dd>: a <dl> holds only dt/dd groups (a <p> here breaks the list for screen readers). */}
@@ -73,7 +77,7 @@ export default function AdminDashboardPage() {
   const { adminName, stats, lowStock, savedMoves, error } = useLoaderData<typeof loader>();
   const pending = stats?.pendingOrders ?? 0;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <p className="text-sm font-medium text-brand-700 dark:text-brand-300">Admin</p>
       <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">Dashboard</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Welcome back, {adminName}. Here is how the shop is doing.</p>
@@ -86,8 +90,9 @@ export default function AdminDashboardPage() {
           <FormAlert>{error}</FormAlert>
         ) : (
           stats && (
-            // Phones and tablets: the revenue across the top, the three counts under it; desktops: four in a row.
-            <dl className="grid grid-cols-3 gap-3 sm:gap-4 lg:grid-cols-4">
+            // Phones, tablets and small laptops: the revenue across the top, the three counts under it; from xl four in a
+            // row, the revenue's twice as wide (room for LKR 99,999,999.99 at the large size).
+            <dl className="grid grid-cols-3 gap-3 sm:gap-4 xl:grid-cols-[repeat(3,minmax(0,1fr))_minmax(0,2fr)]">
               <StatTile label="Total products" value={stats.totalProducts.toLocaleString("en-US")} testId="stat-total-products" />
               <StatTile label="Total users" value={stats.totalUsers.toLocaleString("en-US")} testId="stat-total-users" />
               <StatTile
@@ -97,7 +102,8 @@ export default function AdminDashboardPage() {
                 hint={
                   // Straight to the orders whose slips wait (the Orders card below opens all of them, as SPEC has it).
                   stats.pendingOrders > 0 ? (
-                    <Link to="/admin/orders?status=PENDING" className="font-semibold text-brand-700 hover:underline dark:text-brand-300" data-testid="pending-link">
+                    // 44 px tall to a finger, in the tile's small print.
+                    <Link to="/admin/orders?status=PENDING" className="-my-3 inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline dark:text-brand-300" data-testid="pending-link">
                       Check their slips<span aria-hidden="true">&nbsp;→</span>
                     </Link>
                   ) : (
@@ -105,7 +111,7 @@ export default function AdminDashboardPage() {
                   )
                 }
               />
-              <StatTile label="Total revenue" value={formatLkr(stats.totalRevenue)} testId="stat-total-revenue" hint="Verified payments" className="order-first col-span-3 lg:order-none lg:col-span-1" />
+              <StatTile label="Total revenue" value={formatLkr(stats.totalRevenue)} testId="stat-total-revenue" hint="Verified payments" money className="order-first col-span-3 xl:order-none xl:col-span-1" />
             </dl>
           )
         )}

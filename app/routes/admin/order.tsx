@@ -48,7 +48,7 @@ export default function AdminOrderPage() {
   const noJsResult = useActionData<typeof action>();
   const slipSrc = `/api/orders/${order.id}/bank-slip`;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <BackToOrders to={listHref} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Order #{order.id}</h1>

@@ -258,7 +258,8 @@ function OrderLineItem({ order, href, listSearch }: { order: OrderLine; href: Re
   const items = itemsSummary(order.items);
   return (
     <li
-      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-2 px-4 py-3 sm:px-5 lg:grid-cols-[10.5rem_minmax(0,1.2fr)_minmax(0,1fr)_auto_6.5rem_auto]"
+      // A card below xl; from xl a row of five columns (at 1024 six of them left the e-mail no width at all).
+      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-2 px-4 py-3 sm:px-5 xl:grid-cols-[10.5rem_minmax(0,1.2fr)_minmax(0,1fr)_auto_auto]"
       data-testid="admin-order"
       data-order-id={order.id}
       data-status={order.status}
@@ -272,29 +273,37 @@ function OrderLineItem({ order, href, listSearch }: { order: OrderLine; href: Re
           {formatDateTime(order.orderDate)}
         </time>
       </div>
-      <p className="col-span-2 min-w-0 text-sm lg:col-span-1" title={`${order.customerName}, ${order.customerEmail}, ${order.customerPhone}`}>
+      <p className="col-span-2 min-w-0 text-sm xl:col-span-1" title={`${order.customerName}, ${order.customerEmail}, ${order.customerPhone}`}>
         <span className="block truncate font-medium">{order.customerName}</span>
-        {/* The phone first, whole (an admin calls it); a long e-mail gives way. */}
-        <span className="flex gap-1 text-slate-600 dark:text-slate-400">
+        {/* The phone first, whole (an admin calls it); a long e-mail gives way. In the row's own column (xl) the e-mail
+            has a line of its own: beside the phone it was left no width at all. */}
+        <span className="flex gap-1 text-slate-600 xl:block dark:text-slate-400">
           {/* As the CSV writes it: one reading of a Sri Lankan number however it was typed (077 123 4567). */}
-          <span className="whitespace-nowrap">{groupedPhone(order.customerPhone)}</span>
-          <span aria-hidden="true">·</span>
-          <span className="min-w-0 truncate">{order.customerEmail}</span>
+          <span className="whitespace-nowrap xl:block">{groupedPhone(order.customerPhone)}</span>
+          <span aria-hidden="true" className="xl:hidden">
+            ·
+          </span>
+          <span className="min-w-0 truncate xl:block">{order.customerEmail}</span>
         </span>
       </p>
-      <p className="col-span-2 line-clamp-2 min-w-0 text-sm lg:col-span-1" title={items}>
+      {/* In the row's own column (xl), three lines, as many as the customer's beside it. */}
+      <p className="col-span-2 line-clamp-2 min-w-0 text-sm xl:col-span-1 xl:line-clamp-3" title={items}>
         <span className="sr-only">Items: </span>
         {items}
       </p>
-      <p className="text-sm font-semibold tabular-nums whitespace-nowrap lg:text-right" data-testid="order-total">
-        {formatLkr(order.totalAmount)}
-      </p>
-      {/* Beside the number on a phone, in its own column on a wide screen. */}
-      <span className="col-start-2 row-start-1 justify-self-end lg:col-start-auto lg:row-start-auto lg:justify-self-center">
-        <StatusBadge status={order.status} />
-      </span>
-      {/* Each name starts with the words its link shows (WCAG 2.5.3), then the order it is for. */}
-      <div className="col-span-2 grid grid-cols-3 gap-2 lg:col-span-1 lg:flex">
+      {/* The status: beside the order's number in a card; in a row (xl), under the total, which leaves the customer and
+          the items the width a column of its own took. */}
+      <div className="contents xl:flex xl:flex-col xl:items-end xl:gap-1">
+        <p className="text-sm font-semibold tabular-nums whitespace-nowrap" data-testid="order-total">
+          {formatLkr(order.totalAmount)}
+        </p>
+        <span className="col-start-2 row-start-1 justify-self-end">
+          <StatusBadge status={order.status} />
+        </span>
+      </div>
+      {/* Each name starts with the words its link shows (WCAG 2.5.3), then the order it is for. A phone's row of three
+          buttons as wide as the card; from sm they sit beside the total, as wide as their words. */}
+      <div className="col-span-2 grid grid-cols-3 gap-2 sm:col-span-1 sm:flex sm:justify-end">
         <AppLink to={href({ manage: order.id })} keepScroll className="btn-primary px-3" aria-label={`Manage order #${order.id}`}>
           Manage
         </AppLink>
@@ -442,7 +451,7 @@ export default function AdminOrdersPage() {
   pageSearch.delete("manage");
   pageSearch.delete("slip");
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← Dashboard
       </Link>

@@ -196,7 +196,12 @@ function MailCard({ mail, busy }: { mail: ListedMail; busy: boolean }) {
               <>
                 <dt className="text-slate-500 dark:text-slate-400">Order</dt>
                 <dd>
-                  <Link to={`/admin/orders/${mail.orderId}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300" aria-label={`Order #${mail.orderId}`}>
+                  {/* 44 px tall and wide to a finger, yet a line of the list (the negative margins). */}
+                  <Link
+                    to={`/admin/orders/${mail.orderId}`}
+                    className="-my-3 -ml-2 inline-flex min-h-11 min-w-11 items-center px-2 font-medium text-brand-700 hover:underline dark:text-brand-300"
+                    aria-label={`Order #${mail.orderId}`}
+                  >
                     #{mail.orderId}
                   </Link>
                 </dd>
@@ -255,7 +260,7 @@ export default function AdminOutboxPage() {
   const retryingId = posting?.get("intent") === "retry" ? Number(posting.get("id")) : null;
   const search = new URLSearchParams(state ? { state } : {});
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← Dashboard
       </Link>

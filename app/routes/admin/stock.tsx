@@ -98,7 +98,7 @@ export default function AdminStockPage() {
   const what = category ? `${category} sizes` : "Sizes";
   const matching = q ? ` matching “${q}”` : "";
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← Dashboard
       </Link>

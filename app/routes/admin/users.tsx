@@ -53,7 +53,7 @@ export default function AdminUsersPage() {
   const { users, paging, roles, q, dropped, error } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+    <div className="back-office-page">
       <Link to="/admin/dashboard" className="inline-flex min-h-11 items-center text-sm text-slate-600 hover:underline dark:text-slate-400">
         ← Dashboard
       </Link>
