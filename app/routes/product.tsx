@@ -199,7 +199,8 @@ export default function ProductPage() {
   const available = isPurchasable(product);
 
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+    // A short screen (a phone lying down) has less room above and between: the price shows on the first screen.
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 short:pt-4">
       {/* Links a finger can hit (44 px tall), in a line no taller than before the page's top padding. */}
       <nav aria-label="Breadcrumb" className="-mt-3 text-sm text-slate-500 dark:text-slate-400">
         <Link to="/" className="inline-flex min-h-11 items-center hover:underline">
@@ -212,14 +213,14 @@ export default function ProductPage() {
       </nav>
       {/* Two columns from a tablet's width: the name, the price and the size picker beside the picture on the first
           screen (one under the other, a 768 px tablet showed the picture alone, the name at y 1045). */}
-      <div className="mt-6 grid gap-8 md:grid-cols-2 lg:gap-12">
+      <div className="mt-6 grid gap-8 md:grid-cols-2 lg:gap-12 short:mt-2">
         <Gallery key={product.id} images={images} fallbackUrl={product.imageUrl} label={`${product.brand} ${product.name}`} initial={image} dimmed={!available} />
         <div>
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <span className="rounded-full bg-brand-50 px-3 py-1 font-semibold text-brand-700 dark:bg-slate-800 dark:text-brand-300">{product.category}</span>
             <span className="text-slate-500 dark:text-slate-400">Listed {formatDate(product.releaseDate)}</span>
           </p>
-          <h1 className="mt-4 text-3xl font-extrabold tracking-tight sm:text-4xl">{product.name}</h1>
+          <h1 className="mt-4 text-3xl font-extrabold tracking-tight sm:text-4xl short:mt-2 short:text-3xl">{product.name}</h1>
           <p className="mt-1 text-lg text-slate-600 dark:text-slate-300">{product.brand}</p>
           <p className="mt-3 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
             {product.reviewCount > 0 && product.averageRating !== null ? (
@@ -233,7 +234,7 @@ export default function ProductPage() {
               <span>No reviews yet</span>
             )}
           </p>
-          <p className="mt-6 text-3xl font-bold">{formatPrice(product.price)}</p>
+          <p className="mt-6 text-3xl font-bold short:mt-3">{formatPrice(product.price)}</p>
           <p className="mt-6 whitespace-pre-line leading-relaxed text-slate-700 dark:text-slate-300">{product.description}</p>
           <p className={`mt-6 text-sm font-medium ${available ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>
             {available ? `Stock available: ${product.stockQuantity}` : product.productAvailable ? "Out of stock" : "Currently unavailable"}

@@ -79,7 +79,7 @@ test("the search suggestions are at least 20rem wide, and on a phone lying down 
   }
 });
 
-test("the product page shows the name, the price and Add to Cart on the first screen of a tablet and of a phone lying down", async ({ page }) => {
+test("the product page shows the name and the price on the first screen of a tablet and of a phone lying down, and Add to Cart on a tablet's", async ({ page }) => {
   for (const { width, height } of [
     { width: 768, height: 1024 },
     { width: 844, height: 390 },
@@ -87,6 +87,7 @@ test("the product page shows the name, the price and Add to Cart on the first sc
     await page.setViewportSize({ width, height });
     await gotoHydrated(page, `/product/${FIRST_PRODUCT}`);
     await expect(page.getByRole("heading", { level: 1 }), `${width}x${height}`).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole("main").getByText(/^Rs [\d,]+\.\d{2}$/).first(), `${width}x${height}: the price`).toBeInViewport({ ratio: 1 });
     const header = await box(page.locator("header"));
     const picture = await box(page.getByTestId("gallery-main"));
     // The picture no taller than the screen under the bar (at 844x390 it was three screens tall).
